@@ -1,0 +1,51 @@
+package dev.vbd.agent;
+
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The agent's options, passed as {@code -javaagent:vbd.jar=key=value&key=value} with URL-encoded
+ * values so that any path survives. The launcher writes them; users normally never do.
+ */
+public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyReport, Path jdkDir) {
+    public static AgentOptions parse(String args) {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (args != null && !args.isEmpty()) {
+            for (String pair : args.split("&")) {
+                int eq = pair.indexOf('=');
+                String k = eq < 0 ? pair : pair.substring(0, eq);
+                String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                m.put(k, v);
+            }
+        }
+        for (String k : m.keySet()) {
+            if (!k.equals("relaxed") && !k.equals("skipUnrewritable") && !k.equals("verify") && !k.equals("jdk")) {
+                throw new IllegalArgumentException("unknown agent option '" + k + "'");
+            }
+        }
+        return new AgentOptions(
+                m.containsKey("relaxed") ? Path.of(m.get("relaxed")) : null,
+                m.containsKey("skipUnrewritable"),
+                m.containsKey("verify") ? Path.of(m.get("verify")) : null,
+                m.containsKey("jdk") ? Path.of(m.get("jdk")) : null);
+    }
+
+    public String format() {
+        StringBuilder sb = new StringBuilder();
+        if (relaxed != null) append(sb, "relaxed", relaxed.toString());
+        if (skipUnrewritable) append(sb, "skipUnrewritable", "");
+        if (verifyReport != null) append(sb, "verify", verifyReport.toString());
+        if (jdkDir != null) append(sb, "jdk", jdkDir.toString());
+        return sb.toString();
+    }
+
+    private static void append(StringBuilder sb, String k, String v) {
+        if (sb.length() > 0) sb.append('&');
+        sb.append(k);
+        if (!v.isEmpty()) sb.append('=').append(URLEncoder.encode(v, StandardCharsets.UTF_8));
+    }
+}

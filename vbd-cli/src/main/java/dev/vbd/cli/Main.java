@@ -1,0 +1,140 @@
+package dev.vbd.cli;
+
+import dev.vbd.agent.AgentOptions;
+import dev.vbd.core.policy.RelaxedConfig;
+import dev.vbd.core.policy.RelaxedConfigException;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** {@code vbd}: sequential consistency by default for Java programs on a stock JDK. */
+public final class Main {
+    static final String USAGE = """
+            usage: vbd <command> [options] -- <java command line>
+
+            commands:
+              run [options] -- java ARGS...      run a program with sequential consistency by default
+              jvm-args [options] -- java         print the JVM options another launcher must add
+              verify [--json FILE] [options] -- java ARGS...
+                                                 run the program, then list every heap access that is
+                                                 neither SC nor relaxed, with a coverage summary
+              verify --jar FILE [--json FILE] [-- java]
+              verify --jdk [--json FILE] [-- java]
+                                                 static check of a jar, or of the prepared JDK
+              prepare [options] -- java          rewrite a JDK ahead of time (run does it on first use)
+              demo [-- java]                     the paper's examples under stock Java and under vbd
+
+            options:
+              --relaxed FILE        relaxed scopes for code you cannot annotate (docs/relaxed-config.md)
+              --cache DIR           where prepared JDKs live (default: $VBD_CACHE, $XDG_CACHE_HOME/vbd, ~/.cache/vbd)
+              --skip-unrewritable   run on when a class cannot be rewritten; it is reported as uncovered
+              --quiet               no progress output
+            """;
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        try {
+            System.exit(run(Arrays.asList(args)));
+        } catch (UsageException e) {
+            System.err.println("vbd: " + e.getMessage());
+            System.exit(2);
+        } catch (IOException e) {
+            System.err.println("vbd: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    static int run(List<String> args) throws UsageException, IOException {
+        if (args.isEmpty() || args.get(0).equals("help") || args.get(0).equals("--help") || args.get(0).equals("-h")) {
+            System.out.print(USAGE);
+            return args.isEmpty() ? 2 : 0;
+        }
+        String verb = args.get(0);
+        List<String> rest = args.subList(1, args.size());
+        List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--quiet", "-q");
+        switch (verb) {
+            case "launch": {
+                Options o = Options.parse("run", rest, common);
+                List<String> cmd = launchCommand(o, null);
+                System.out.println(Shell.quote(cmd));
+                return 0;
+            }
+            case "jvm-args": {
+                Options o = Options.parse(verb, rest, common);
+                Jdk jdk = Jdk.resolve(o.javaWord());
+                if (o.command.size() > 1) {
+                    throw new UsageException("'vbd jvm-args' takes only the java launcher after '--', got " + o.command.subList(1, o.command.size()));
+                }
+                System.out.println(Shell.quote(jvmOptions(o, jdk, null)));
+                return 0;
+            }
+            case "prepare": {
+                Options o = Options.parse(verb, rest, common);
+                Jdk jdk = Jdk.resolve(o.javaWord());
+                checkConfig(o);
+                Path dir = JdkCache.prepared(o.cache, jdk, o.relaxed, vbdJar(), o.quiet);
+                System.out.println(dir);
+                return 0;
+            }
+            case "demo": {
+                Options o = Options.parse(verb, rest, common);
+                String java = o.command.isEmpty() ? "java" : o.javaWord();
+                return Demo.run(o, java);
+            }
+            case "verify": {
+                List<String> allowed = new ArrayList<>(common);
+                allowed.addAll(List.of("--json", "--jar", "--jdk"));
+                Options o = Options.parse(verb, rest, allowed);
+                return VerifyCommand.run(o);
+            }
+            default:
+                throw new UsageException("unknown command '" + verb + "' (try 'vbd help')");
+        }
+    }
+
+    static void checkConfig(Options o) throws UsageException {
+        if (o.relaxed == null) return;
+        try {
+            RelaxedConfig.load(o.relaxed);
+        } catch (RelaxedConfigException e) {
+            throw new UsageException("bad relaxed config: " + e.getMessage());
+        }
+    }
+
+    /** The JVM options for this JDK, preparing it on first use. */
+    static List<String> jvmOptions(Options o, Jdk jdk, Path verifyReport) throws UsageException, IOException {
+        return jvmOptions(o, jdk, verifyReport, List.of());
+    }
+
+    static List<String> jvmOptions(Options o, Jdk jdk, Path verifyReport, List<String> programArgs)
+            throws UsageException, IOException {
+        checkConfig(o);
+        Path jar = vbdJar();
+        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, jar, o.quiet);
+        AgentOptions agent = new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared);
+        return JdkCache.jvmOptions(prepared, jar, agent.format(), programArgs);
+    }
+
+    /** The full command: the user's launcher, vbd's options, then the user's arguments. */
+    static List<String> launchCommand(Options o, Path verifyReport) throws UsageException, IOException {
+        Jdk jdk = Jdk.resolve(o.javaWord());
+        List<String> cmd = new ArrayList<>();
+        cmd.add(o.command.get(0));
+        cmd.addAll(jvmOptions(o, jdk, verifyReport, o.command.subList(1, o.command.size())));
+        cmd.addAll(o.command.subList(1, o.command.size()));
+        return cmd;
+    }
+
+    static Path vbdJar() {
+        try {
+            return Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.vbd.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Options shared by the commands, then {@code --} and the java command line. */
+final class Options {
+    Path relaxed;
+    Path cache = JdkCache.defaultRoot();
+    boolean skipUnrewritable;
+    boolean quiet;
+    Path json;
+    Path jar;
+    boolean jdk;
+    final List<String> command = new ArrayList<>();
+
+    static Options parse(String verb, List<String> args, List<String> allowed) throws UsageException {
+        Options o = new Options();
+        int i = 0;
+        for (; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--")) {
+                o.command.addAll(args.subList(i + 1, args.size()));
+                break;
+            }
+            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (!allowed.contains(name)) {
+                throw new UsageException("'vbd " + verb + "' does not take option '" + a + "'"
+                        + (a.startsWith("-") ? "" : " (the java command line goes after '--')"));
+            }
+            String value = null;
+            if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")) {
+                if (a.contains("=")) {
+                    value = a.substring(a.indexOf('=') + 1);
+                } else {
+                    if (i + 1 >= args.size()) throw new UsageException(name + " needs a value");
+                    value = args.get(++i);
+                }
+                if (value.isEmpty()) throw new UsageException(name + " needs a non-empty value");
+            }
+            switch (name) {
+                case "--relaxed" -> {
+                    Path p = Path.of(value).toAbsolutePath();
+                    if (!Files.isRegularFile(p)) throw new UsageException("relaxed config '" + value + "' does not exist");
+                    o.relaxed = p;
+                }
+                case "--cache" -> o.cache = Path.of(value).toAbsolutePath();
+                case "--json" -> o.json = Path.of(value).toAbsolutePath();
+                case "--jar" -> {
+                    Path p = Path.of(value).toAbsolutePath();
+                    if (!Files.isRegularFile(p)) throw new UsageException("jar '" + value + "' does not exist");
+                    o.jar = p;
+                }
+                case "--jdk" -> o.jdk = true;
+                case "--skip-unrewritable" -> o.skipUnrewritable = true;
+                case "--quiet", "-q" -> o.quiet = true;
+                default -> throw new UsageException("unknown option '" + a + "'");
+            }
+        }
+        return o;
+    }
+
+    String javaWord() throws UsageException {
+        if (command.isEmpty()) throw new UsageException("missing the java command line after '--' (e.g. -- java -jar app.jar)");
+        return command.get(0);
+    }
+}

@@ -1,0 +1,145 @@
+package dev.vbd.cli;
+
+import dev.vbd.core.policy.Policy;
+import dev.vbd.core.policy.RelaxedConfig;
+import dev.vbd.core.policy.RelaxedConfigException;
+import dev.vbd.core.rewrite.ClassRewriter;
+import dev.vbd.core.rewrite.RewriteException;
+import dev.vbd.core.rewrite.RewriteResult;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * Rewrites every class of the running JDK's modules into a patch directory, one folder a module,
+ * for {@code --patch-module}. Runs inside the target JDK itself, so it reads exactly the image
+ * that will run. Usage: {@code PrepareJdk OUT_DIR [RELAXED_FILE]}.
+ */
+public final class PrepareJdk {
+    /** vbd's runtime, patched into java.base beside the rewritten classes. */
+    static final List<String> RUNTIME_CLASSES = List.of(
+            "java/util/concurrent/atomic/VbdRuntime.class", "jdk/internal/misc/VbdFences.class");
+
+    private PrepareJdk() {}
+
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of(args[0]);
+        RelaxedConfig config = RelaxedConfig.empty();
+        if (args.length > 1) {
+            try {
+                config = RelaxedConfig.load(Path.of(args[1]));
+            } catch (RelaxedConfigException e) {
+                System.err.println("vbd: bad relaxed config: " + e.getMessage());
+                System.exit(2);
+            }
+        }
+        long start = System.nanoTime();
+        FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
+        Path modulesRoot = jrt.getPath("/modules");
+        Map<String, Path> classIndex = new ConcurrentHashMap<>();
+        Map<String, List<Path>> byModule = new TreeMap<>();
+        try (Stream<Path> mods = Files.list(modulesRoot)) {
+            for (Path mod : (Iterable<Path>) mods::iterator) {
+                String module = mod.getFileName().toString().replace("/", "");
+                List<Path> classes = new ArrayList<>();
+                try (Stream<Path> files = Files.walk(mod)) {
+                    files.filter(p -> p.toString().endsWith(".class")).forEach(p -> {
+                        String rel = mod.relativize(p).toString();
+                        if (rel.equals("module-info.class")) return;
+                        classes.add(p);
+                        classIndex.put(rel.substring(0, rel.length() - ".class".length()), p);
+                    });
+                }
+                byModule.put(module, classes);
+            }
+        }
+        ClassRewriter rewriter = new ClassRewriter(new Policy(config), name -> {
+            Path p = classIndex.get(name);
+            if (p == null) return null;
+            try {
+                return Files.readAllBytes(p);
+            } catch (IOException e) {
+                return null;
+            }
+        });
+        int total = byModule.values().stream().mapToInt(List::size).sum();
+        System.err.printf("vbd: rewriting %d classes in %d modules of %s (once per JDK build)%n",
+                total, byModule.size(), System.getProperty("java.home"));
+        Path patch = out.resolve("patch");
+        AtomicInteger done = new AtomicInteger();
+        AtomicInteger rewritten = new AtomicInteger();
+        Map<String, String> failures = new ConcurrentHashMap<>();
+        int moduleNo = 0;
+        List<String> moduleNames = new ArrayList<>();
+        for (Map.Entry<String, List<Path>> e : byModule.entrySet()) {
+            moduleNo++;
+            String module = e.getKey();
+            moduleNames.add(module);
+            Path modOut = patch.resolve(module);
+            e.getValue().parallelStream().forEach(p -> {
+                String rel = jrt.getPath("/modules", module).relativize(p).toString();
+                try {
+                    byte[] original = Files.readAllBytes(p);
+                    byte[] result = original;
+                    try {
+                        RewriteResult r = rewriter.rewrite(original);
+                        if (r.status() == RewriteResult.Status.REWRITTEN) {
+                            result = r.bytes();
+                            rewritten.incrementAndGet();
+                        }
+                    } catch (RewriteException ex) {
+                        failures.put(ex.className(), ex.getMessage());
+                    }
+                    Path target = modOut.resolve(rel);
+                    Files.createDirectories(target.getParent());
+                    Files.write(target, result);
+                } catch (IOException ex) {
+                    throw new UncheckedIOException(ex);
+                }
+                done.incrementAndGet();
+            });
+            System.err.printf("vbd:   [%2d/%d] %-28s %6d classes  (%d%% done)%n", moduleNo, byModule.size(), module,
+                    e.getValue().size(), done.get() * 100 / Math.max(1, total));
+        }
+        for (String runtimeClass : RUNTIME_CLASSES) {
+            Path runtimeTarget = patch.resolve("java.base").resolve(runtimeClass);
+            try (InputStream in = PrepareJdk.class.getResourceAsStream("runtime/" + runtimeClass)) {
+                if (in == null) throw new IllegalStateException("vbd.jar lacks its runtime class " + runtimeClass);
+                Files.createDirectories(runtimeTarget.getParent());
+                Files.write(runtimeTarget, in.readAllBytes());
+            }
+        }
+        Files.write(out.resolve("modules.txt"), moduleNames, StandardCharsets.UTF_8);
+        // The modules a class-path program resolves by default: patching any other module makes the
+        // JVM warn "Unknown module", so the launcher patches these plus those the command line adds.
+        List<String> boot = ModuleLayer.boot().modules().stream().map(Module::getName).sorted().toList();
+        Files.write(out.resolve("boot-modules.txt"), boot, StandardCharsets.UTF_8);
+        StringBuilder fail = new StringBuilder();
+        failures.forEach((k, v) -> fail.append(fail.length() == 0 ? "" : ",\n    ")
+                .append('"').append(Json.escape(k)).append("\": \"").append(Json.escape(v)).append('"'));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        String report = "{\n  \"javaHome\": \"" + Json.escape(System.getProperty("java.home")) + "\",\n"
+                + "  \"javaVersion\": \"" + Json.escape(System.getProperty("java.version")) + "\",\n"
+                + "  \"classes\": " + total + ",\n  \"rewritten\": " + rewritten.get() + ",\n"
+                + "  \"seconds\": " + String.format("%.1f", seconds) + ",\n"
+                + "  \"unrewritable\": {" + (fail.length() == 0 ? "" : "\n    " + fail + "\n  ") + "}\n}\n";
+        Files.writeString(out.resolve("report.json"), report);
+        System.err.printf("vbd: JDK prepared in %.1f s: %d classes rewritten, %d left as they were%n",
+                seconds, rewritten.get(), failures.size());
+        failures.forEach((k, v) -> System.err.println("vbd:   not rewritten (uncovered): " + v));
+    }
+}

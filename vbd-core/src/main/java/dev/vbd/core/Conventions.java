@@ -1,0 +1,36 @@
+package dev.vbd.core;
+
+/**
+ * The names rewritten bytecode uses. The rewriter emits them and the verifier looks for them,
+ * so they are defined once, here.
+ */
+public final class Conventions {
+    private Conventions() {}
+
+    /** The runtime class patched into java.base. */
+    public static final String RUNTIME = "java/util/concurrent/atomic/VbdRuntime";
+    public static final String ACQUIRE = "acquire";
+    public static final String RELEASE = "release";
+    public static final String FULL = "full";
+    public static final String FENCE_DESC = "()V";
+
+    /** Bootstrap linking a relaxed method's access to a field vbd made volatile to its plain mode. */
+    public static final String PLAIN_FIELD_BSM = "plainField";
+    public static final String PLAIN_FIELD_BSM_DESC =
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;I)Ljava/lang/invoke/CallSite;";
+
+    /**
+     * Class-level marker (an invisible annotation: reflection never sees it) on every class
+     * vbd rewrote. It makes the rewrite idempotent and tells the verifier what was done.
+     * Elements: {@code flipped} (fields made volatile), {@code unfinal} (final fields that
+     * lost final because a constructor may leak {@code this} first), {@code relaxed}
+     * (methods left relaxed, as name+descriptor).
+     */
+    public static final String MARKER_DESC = "Ldev/vbd/internal/Rewritten;";
+
+    /** The user-facing annotation. */
+    public static final String RELAXED_DESC = "Ldev/vbd/Relaxed;";
+
+    /** Format version of the rewrite, recorded in the marker and in the JDK cache key. */
+    public static final int REWRITE_VERSION = 1;
+}

@@ -1,0 +1,147 @@
+package dev.vbd.core.analysis;
+
+import dev.vbd.core.Conventions;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** What the rewriter needs to know of a class before touching it; read without its code. */
+public final class ClassFacts {
+    public record FieldFact(String name, String desc, int access, boolean relaxedAnnotation, boolean stable) {
+        public boolean isStatic() { return (access & Opcodes.ACC_STATIC) != 0; }
+        public boolean isFinal() { return (access & Opcodes.ACC_FINAL) != 0; }
+        public boolean isVolatile() { return (access & Opcodes.ACC_VOLATILE) != 0; }
+    }
+
+    public String name;
+    public String superName;
+    public String[] interfaces = new String[0];
+    public int access;
+    public int version;
+    public boolean relaxedAnnotation;
+    /** Present when the class was already rewritten by vbd. */
+    public Marker marker;
+    public final Map<String, FieldFact> fields = new LinkedHashMap<>();
+    public final Set<String> relaxedMethods = new HashSet<>();
+    public final Set<String> intrinsicMethods = new HashSet<>();
+
+    /** What an earlier rewrite recorded. */
+    public static final class Marker {
+        public final List<String> flipped = new ArrayList<>();
+        public final List<String> unfinal = new ArrayList<>();
+        public final List<String> relaxed = new ArrayList<>();
+    }
+
+    public boolean isRecord() { return "java/lang/Record".equals(superName); }
+    public boolean isInterface() { return (access & Opcodes.ACC_INTERFACE) != 0; }
+    public boolean isModuleOrPackageInfo() {
+        return (access & Opcodes.ACC_MODULE) != 0 || name.endsWith("/package-info") || name.equals("package-info");
+    }
+
+    public boolean hasFinalInstanceFields() {
+        for (FieldFact f : fields.values()) {
+            if (f.isFinal() && !f.isStatic()) return true;
+        }
+        return false;
+    }
+
+    public static ClassFacts read(byte[] bytes) {
+        return read(new ClassReader(bytes));
+    }
+
+    public static ClassFacts read(ClassReader reader) {
+        ClassFacts facts = new ClassFacts();
+        reader.accept(new Collector(facts), ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        return facts;
+    }
+
+    static final String STABLE_DESC = "Ljdk/internal/vm/annotation/Stable;";
+    static final String INTRINSIC_DESCS = "Ljdk/internal/vm/annotation/IntrinsicCandidate;Ljdk/internal/HotSpotIntrinsicCandidate;";
+
+    private static final class Collector extends ClassVisitor {
+        private final ClassFacts facts;
+
+        Collector(ClassFacts facts) {
+            super(Opcodes.ASM9);
+            this.facts = facts;
+        }
+
+        @Override
+        public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+            facts.version = version & 0xFFFF;
+            facts.access = access;
+            facts.name = name;
+            facts.superName = superName;
+            facts.interfaces = interfaces == null ? new String[0] : interfaces;
+        }
+
+        @Override
+        public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
+            if (Conventions.RELAXED_DESC.equals(descriptor)) {
+                facts.relaxedAnnotation = true;
+            } else if (Conventions.MARKER_DESC.equals(descriptor)) {
+                facts.marker = new Marker();
+                return new AnnotationVisitor(Opcodes.ASM9) {
+                    @Override
+                    public AnnotationVisitor visitArray(String name) {
+                        List<String> target = switch (name) {
+                            case "flipped" -> facts.marker.flipped;
+                            case "unfinal" -> facts.marker.unfinal;
+                            case "relaxed" -> facts.marker.relaxed;
+                            default -> new ArrayList<>();
+                        };
+                        return new AnnotationVisitor(Opcodes.ASM9) {
+                            @Override
+                            public void visit(String n, Object value) {
+                                target.add((String) value);
+                            }
+                        };
+                    }
+                };
+            }
+            return null;
+        }
+
+        @Override
+        public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+            boolean[] relaxed = new boolean[1];
+            boolean[] stable = new boolean[1];
+            return new FieldVisitor(Opcodes.ASM9) {
+                @Override
+                public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
+                    if (Conventions.RELAXED_DESC.equals(desc)) relaxed[0] = true;
+                    if (STABLE_DESC.equals(desc)) stable[0] = true;
+                    return null;
+                }
+
+                @Override
+                public void visitEnd() {
+                    facts.fields.put(name, new FieldFact(name, descriptor, access, relaxed[0], stable[0]));
+                }
+            };
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+            String key = name + descriptor;
+            return new MethodVisitor(Opcodes.ASM9) {
+                @Override
+                public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
+                    if (Conventions.RELAXED_DESC.equals(desc)) facts.relaxedMethods.add(key);
+                    if (INTRINSIC_DESCS.contains(desc)) facts.intrinsicMethods.add(key);
+                    return null;
+                }
+            };
+        }
+    }
+}

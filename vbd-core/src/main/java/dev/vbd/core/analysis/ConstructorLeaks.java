@@ -1,0 +1,241 @@
+package dev.vbd.core.analysis;
+
+import dev.vbd.core.ClassBytesSource;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.Analyzer;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.BasicInterpreter;
+import org.objectweb.asm.tree.analysis.BasicValue;
+import org.objectweb.asm.tree.analysis.Frame;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which final instance fields may be read by another thread before their constructor stored
+ * them: those whose store can execute after {@code this} escaped. {@code this} escapes when a
+ * constructor passes it anywhere other than its own field accesses and the super/this
+ * constructor call, and also when that super constructor itself may leak it (a virtual call
+ * from a superclass constructor reaches subclass code). Unknown superclasses count as leaking.
+ */
+public final class ConstructorLeaks {
+    private final ClassBytesSource source;
+    private final Map<String, Boolean> superLeakFree = new ConcurrentHashMap<>();
+
+    public ConstructorLeaks(ClassBytesSource source) {
+        this.source = source;
+        superLeakFree.put("java/lang/Object", Boolean.TRUE);
+        // Record() and Enum(String,int) only store their arguments.
+        superLeakFree.put("java/lang/Record", Boolean.TRUE);
+        superLeakFree.put("java/lang/Enum", Boolean.TRUE);
+    }
+
+    /** Final instance fields of {@code classBytes} stored after a possible leak of {@code this}. */
+    public Set<String> unsafeFinals(byte[] classBytes) {
+        ClassNode cn = new ClassNode();
+        new ClassReader(classBytes).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        Set<String> finals = new HashSet<>();
+        cn.fields.forEach(f -> {
+            if ((f.access & Opcodes.ACC_FINAL) != 0 && (f.access & Opcodes.ACC_STATIC) == 0) finals.add(f.name);
+        });
+        Set<String> unsafe = new HashSet<>();
+        if (finals.isEmpty()) return unsafe;
+        for (MethodNode m : cn.methods) {
+            if (!m.name.equals("<init>") || m.instructions.size() == 0) continue;
+            CtorResult r = analyse(cn, m, finals);
+            unsafe.addAll(r.storesAfterLeak);
+        }
+        return unsafe;
+    }
+
+    /** True if no constructor of the class can leak {@code this}. */
+    boolean leakFree(String internalName) {
+        Boolean known = superLeakFree.get(internalName);
+        if (known != null) return known;
+        superLeakFree.put(internalName, Boolean.FALSE); // cycles and recursion: assume the worst
+        boolean result = false;
+        byte[] bytes = source.find(internalName);
+        if (bytes != null) {
+            try {
+                ClassNode cn = new ClassNode();
+                new ClassReader(bytes).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+                result = true;
+                for (MethodNode m : cn.methods) {
+                    if (m.name.equals("<init>") && m.instructions.size() > 0 && analyse(cn, m, Set.of()).leaks) {
+                        result = false;
+                        break;
+                    }
+                }
+            } catch (RuntimeException e) {
+                result = false;
+            }
+        }
+        superLeakFree.put(internalName, result);
+        return result;
+    }
+
+    private record CtorResult(boolean leaks, Set<String> storesAfterLeak) {}
+
+    private CtorResult analyse(ClassNode cn, MethodNode m, Set<String> finals) {
+        InsnList insns = m.instructions;
+        int n = insns.size();
+        List<List<Integer>> succ = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) succ.add(new ArrayList<>(2));
+        Analyzer<BasicValue> analyzer = new Analyzer<>(new ThisInterpreter()) {
+            @Override
+            protected void newControlFlowEdge(int insn, int successor) {
+                succ.get(insn).add(successor);
+            }
+
+            @Override
+            protected boolean newControlFlowExceptionEdge(int insn, int successor) {
+                succ.get(insn).add(successor);
+                return true;
+            }
+        };
+        Frame<BasicValue>[] frames;
+        try {
+            frames = analyzer.analyze(cn.name, m);
+        } catch (AnalyzerException e) {
+            // Cannot tell: every final field of this constructor is treated as leaked.
+            return new CtorResult(true, new HashSet<>(finals));
+        }
+        BitSet leakAt = new BitSet(n);
+        List<int[]> stores = new ArrayList<>();
+        List<String> storeNames = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Frame<BasicValue> f = frames[i];
+            if (f == null) continue;
+            AbstractInsnNode insn = insns.get(i);
+            if (leaks(cn, insn, f)) leakAt.set(i);
+            if (insn.getOpcode() == Opcodes.PUTFIELD) {
+                FieldInsnNode fi = (FieldInsnNode) insn;
+                if (fi.owner.equals(cn.name) && finals.contains(fi.name)) {
+                    stores.add(new int[]{i});
+                    storeNames.add(fi.name);
+                }
+            }
+        }
+        Set<String> after = new HashSet<>();
+        if (!leakAt.isEmpty() && !stores.isEmpty()) {
+            BitSet reach = new BitSet(n);
+            Deque<Integer> work = new ArrayDeque<>();
+            for (int i = leakAt.nextSetBit(0); i >= 0; i = leakAt.nextSetBit(i + 1)) {
+                for (int s : succ.get(i)) if (!reach.get(s)) { reach.set(s); work.add(s); }
+                // a leaking super() call may run subclass code before any store that follows it
+            }
+            while (!work.isEmpty()) {
+                int i = work.poll();
+                for (int s : succ.get(i)) if (!reach.get(s)) { reach.set(s); work.add(s); }
+            }
+            for (int k = 0; k < stores.size(); k++) {
+                if (reach.get(stores.get(k)[0])) after.add(storeNames.get(k));
+            }
+        }
+        return new CtorResult(!leakAt.isEmpty(), after);
+    }
+
+    /** Does this instruction let {@code this} escape? */
+    private boolean leaks(ClassNode cn, AbstractInsnNode insn, Frame<BasicValue> f) {
+        int op = insn.getOpcode();
+        if (op < 0) return false;
+        switch (op) {
+            case Opcodes.GETFIELD:
+                return false;
+            case Opcodes.PUTFIELD:
+                return isThis(f, 0); // storing this into a field (its own included) publishes it
+            case Opcodes.INVOKESPECIAL:
+            case Opcodes.INVOKEVIRTUAL:
+            case Opcodes.INVOKEINTERFACE:
+            case Opcodes.INVOKESTATIC: {
+                MethodInsnNode mi = (MethodInsnNode) insn;
+                Type[] args = Type.getArgumentTypes(mi.desc);
+                int argSlots = args.length;
+                for (int a = 0; a < argSlots; a++) {
+                    if (isThis(f, a)) return true;
+                }
+                if (op == Opcodes.INVOKESTATIC) return false;
+                boolean receiverIsThis = isThis(f, argSlots);
+                if (!receiverIsThis) return false;
+                if (op == Opcodes.INVOKESPECIAL && mi.name.equals("<init>")) {
+                    if (mi.owner.equals(cn.name)) return false; // this(...): that constructor is analysed on its own
+                    return !leakFree(mi.owner);
+                }
+                return true; // a method called on a partly built object can publish it
+            }
+            case Opcodes.INVOKEDYNAMIC: {
+                int argSlots = Type.getArgumentTypes(((org.objectweb.asm.tree.InvokeDynamicInsnNode) insn).desc).length;
+                for (int a = 0; a < argSlots; a++) if (isThis(f, a)) return true;
+                return false;
+            }
+            case Opcodes.AASTORE:
+            case Opcodes.PUTSTATIC:
+            case Opcodes.ARETURN:
+            case Opcodes.ATHROW:
+                return isThis(f, 0);
+            default:
+                return false;
+        }
+    }
+
+    /** Is the stack slot {@code depth} values below the top {@code this}? Values, not words. */
+    private static boolean isThis(Frame<BasicValue> f, int depth) {
+        int top = f.getStackSize() - 1 - depth;
+        return top >= 0 && f.getStack(top) == ThisInterpreter.THIS;
+    }
+
+    /** Tracks the receiver of a constructor through locals, the stack and merges. */
+    static final class ThisInterpreter extends BasicInterpreter {
+        static final BasicValue THIS = new BasicValue(Type.getObjectType("java/lang/Object")) {
+            @Override public boolean equals(Object o) { return o == this; }
+            @Override public int hashCode() { return System.identityHashCode(this); }
+        };
+
+        ThisInterpreter() {
+            super(Opcodes.ASM9);
+        }
+
+        @Override
+        public BasicValue newParameterValue(boolean isInstanceMethod, int local, Type type) {
+            if (isInstanceMethod && local == 0) return THIS;
+            return super.newParameterValue(isInstanceMethod, local, type);
+        }
+
+        @Override
+        public BasicValue newValue(Type type) {
+            return super.newValue(type);
+        }
+
+        @Override
+        public BasicValue copyOperation(AbstractInsnNode insn, BasicValue value) throws AnalyzerException {
+            return value == THIS ? THIS : super.copyOperation(insn, value);
+        }
+
+        @Override
+        public BasicValue unaryOperation(AbstractInsnNode insn, BasicValue value) throws AnalyzerException {
+            if (value == THIS && insn.getOpcode() == Opcodes.CHECKCAST) return THIS;
+            return super.unaryOperation(insn, value);
+        }
+
+        @Override
+        public BasicValue merge(BasicValue a, BasicValue b) {
+            if (a == THIS || b == THIS) return a == b ? THIS : (a == THIS && b.isReference() || b == THIS && a.isReference() ? THIS : super.merge(a, b));
+            return super.merge(a, b);
+        }
+    }
+}

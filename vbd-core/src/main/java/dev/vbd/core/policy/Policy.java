@@ -1,0 +1,102 @@
+package dev.vbd.core.policy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The one place that decides scope: which classes vbd leaves alone, which code and fields are
+ * relaxed, which final fields must stay final. The rewriter and the verifier only ask.
+ * All names here are JVM internal names ({@code java/util/HashMap}).
+ */
+public final class Policy {
+    /** Classes vbd never rewrites: its own machinery and the harness classes it must not perturb. */
+    private static final List<String> EXCLUDED_PREFIXES = List.of(
+            "dev/vbd/core/", "dev/vbd/agent/", "dev/vbd/cli/", "dev/vbd/shaded/",
+            "java/util/concurrent/atomic/VbdRuntime", "jdk/internal/misc/VbdFences",
+            "org/openjdk/jmh/infra/Blackhole");
+
+    /**
+     * Packages whose final instance fields HotSpot trusts as constants (java.lang.invoke and
+     * friends): they stay final even if a constructor leaks {@code this}, because breaking the
+     * constant folding costs more than any fence. The JDK's own code there is correctly
+     * synchronised for the JMM.
+     */
+    private static final List<String> TRUSTED_FINAL_PREFIXES = List.of(
+            "java/lang/invoke/", "jdk/internal/invoke/", "jdk/internal/foreign/", "java/lang/foreign/",
+            "jdk/internal/vm/vector/", "jdk/incubator/vector/");
+
+    private final RelaxedConfig builtin;
+    private final RelaxedConfig user;
+
+    public Policy(RelaxedConfig user) {
+        this.builtin = loadBuiltin();
+        this.user = user;
+    }
+
+    public static Policy defaults() {
+        return new Policy(RelaxedConfig.empty());
+    }
+
+    private static RelaxedConfig loadBuiltin() {
+        try (InputStream in = Policy.class.getResourceAsStream("jdk-builtin.relaxed")) {
+            if (in == null) {
+                throw new IllegalStateException("jdk-builtin.relaxed missing from the vbd jar");
+            }
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return RelaxedConfig.parse("jdk-builtin.relaxed", Arrays.asList(text.split("\n")));
+        } catch (IOException | RelaxedConfigException e) {
+            throw new IllegalStateException("built-in relaxed scopes unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /** Why a class is left as it is, or null if vbd rewrites it. */
+    public String exclusion(String internalName) {
+        for (String p : EXCLUDED_PREFIXES) {
+            if (internalName.startsWith(p)) {
+                return "vbd's own class or harness class";
+            }
+        }
+        return null;
+    }
+
+    public boolean classRelaxed(String internalName, boolean annotated, boolean packageAnnotated) {
+        if (annotated || packageAnnotated) return true;
+        String dotted = dotted(internalName);
+        return builtin.classRelaxed(dotted) || user.classRelaxed(dotted);
+    }
+
+    public boolean methodRelaxed(String owner, String name, String desc, boolean annotated, boolean classRelaxed) {
+        if (annotated || classRelaxed) return true;
+        String dotted = dotted(owner);
+        return builtin.methodRelaxed(dotted, name, desc) || user.methodRelaxed(dotted, name, desc);
+    }
+
+    /**
+     * A relaxed field is never made volatile. {@code stable} marks the JDK's {@code @Stable}
+     * fields: lazily computed caches whose benign races the JDK designs for and that C2
+     * constant-folds; they keep their declared semantics.
+     */
+    public boolean fieldRelaxed(String owner, String name, boolean annotated, boolean classRelaxed, boolean stable) {
+        if (annotated || classRelaxed || stable) return true;
+        String dotted = dotted(owner);
+        return builtin.fieldRelaxed(dotted, name) || user.fieldRelaxed(dotted, name);
+    }
+
+    /** Final instance fields that stay final whatever the constructors do. */
+    public boolean trustedFinal(String owner, boolean isRecord, boolean isHidden) {
+        if (isRecord || isHidden) return true;
+        for (String p : TRUSTED_FINAL_PREFIXES) {
+            if (owner.startsWith(p)) return true;
+        }
+        return false;
+    }
+
+    public int userRules() { return user.size(); }
+
+    static String dotted(String internalName) {
+        return internalName.replace('/', '.');
+    }
+}

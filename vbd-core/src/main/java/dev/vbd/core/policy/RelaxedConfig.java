@@ -1,0 +1,185 @@
+package dev.vbd.core.policy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Relaxed scopes from a plain-text file, for code the user cannot annotate (the JDK, third-party
+ * jars). One rule a line; {@code #} starts a comment.
+ *
+ * <pre>
+ * class   com.example.Matrix                 # the class: all its methods and fields
+ * class   com.example.kernels.*              # every class of a package (not sub-packages)
+ * method  com.example.Matrix#multiply        # every overload
+ * method  com.example.Matrix#multiply([D[D)V # one overload, by JVM descriptor
+ * method  java.util.HashMap#*                # every method of a JDK class
+ * field   com.example.Stats#hits             # one field: never made volatile
+ * package com.example.kernels                # the package
+ * package com.example.kernels.**             # the package and its sub-packages
+ * </pre>
+ *
+ * Names are dotted Java names with {@code $} for nested classes; {@code *} matches within a
+ * name segment, {@code **} across segments.
+ */
+public final class RelaxedConfig {
+    enum Kind { CLASS, METHOD, FIELD, PACKAGE }
+
+    record Rule(Kind kind, NamePattern owner, NamePattern member, String descriptor, String source) {}
+
+    private final List<Rule> rules;
+
+    private RelaxedConfig(List<Rule> rules) {
+        this.rules = List.copyOf(rules);
+    }
+
+    public static RelaxedConfig empty() {
+        return new RelaxedConfig(List.of());
+    }
+
+    public static RelaxedConfig load(Path file) throws RelaxedConfigException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new RelaxedConfigException(file.toString(), 0, "cannot read: " + e.getMessage());
+        } catch (java.io.UncheckedIOException e) {
+            throw new RelaxedConfigException(file.toString(), 0, "cannot read: " + e.getMessage());
+        }
+        return parse(file.toString(), lines);
+    }
+
+    public static RelaxedConfig parse(String fileName, List<String> lines) throws RelaxedConfigException {
+        List<Rule> rules = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            int hash = line.indexOf('#');
+            // '#' separates class and member too: a comment starts only at line start or after whitespace
+            while (hash >= 0 && hash > 0 && !Character.isWhitespace(line.charAt(hash - 1))) {
+                hash = line.indexOf('#', hash + 1);
+            }
+            if (hash >= 0) {
+                line = line.substring(0, hash);
+            }
+            line = line.strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            rules.add(parseRule(fileName, i + 1, line));
+        }
+        return new RelaxedConfig(rules);
+    }
+
+    private static Rule parseRule(String file, int lineNo, String line) throws RelaxedConfigException {
+        String[] parts = line.split("\\s+");
+        if (parts.length != 2) {
+            throw new RelaxedConfigException(file, lineNo,
+                    "expected '<class|method|field|package> <pattern>', got '" + line + "'");
+        }
+        String kindWord = parts[0];
+        String target = parts[1];
+        Kind kind;
+        switch (kindWord) {
+            case "class": kind = Kind.CLASS; break;
+            case "method": kind = Kind.METHOD; break;
+            case "field": kind = Kind.FIELD; break;
+            case "package": kind = Kind.PACKAGE; break;
+            default:
+                throw new RelaxedConfigException(file, lineNo,
+                        "unknown rule kind '" + kindWord + "' (expected class, method, field or package)");
+        }
+        if (kind == Kind.CLASS || kind == Kind.PACKAGE) {
+            if (target.contains("#") || target.contains("(")) {
+                throw new RelaxedConfigException(file, lineNo,
+                        kindWord + " rule takes a " + kindWord + " name, not a member: '" + target + "'");
+            }
+            checkName(file, lineNo, target, kindWord + " name");
+            return new Rule(kind, NamePattern.compile(target), null, null, file + ":" + lineNo);
+        }
+        int sharp = target.indexOf('#');
+        if (sharp <= 0 || sharp == target.length() - 1) {
+            throw new RelaxedConfigException(file, lineNo,
+                    kindWord + " rule needs 'Class#" + kindWord + "', got '" + target + "'");
+        }
+        String owner = target.substring(0, sharp);
+        String member = target.substring(sharp + 1);
+        String descriptor = null;
+        if (kind == Kind.METHOD) {
+            int paren = member.indexOf('(');
+            if (paren >= 0) {
+                descriptor = member.substring(paren);
+                member = member.substring(0, paren);
+                if (!validMethodDescriptor(descriptor)) {
+                    throw new RelaxedConfigException(file, lineNo,
+                            "bad method descriptor '" + descriptor + "' (expected JVM form, e.g. (I[J)V)");
+                }
+            }
+        } else if (member.contains("(")) {
+            throw new RelaxedConfigException(file, lineNo, "field rule cannot have a descriptor: '" + target + "'");
+        }
+        checkName(file, lineNo, owner, "class name");
+        if (member.isEmpty() || !member.chars().allMatch(c -> c == '*' || c == '<' || c == '>' || Character.isJavaIdentifierPart(c))) {
+            throw new RelaxedConfigException(file, lineNo, "bad member name '" + member + "'");
+        }
+        return new Rule(kind, NamePattern.compile(owner), NamePattern.compile(member), descriptor, file + ":" + lineNo);
+    }
+
+    private static void checkName(String file, int lineNo, String name, String what) throws RelaxedConfigException {
+        if (name.isEmpty() || name.startsWith(".") || name.endsWith(".") || name.contains("..") || name.contains("/")) {
+            throw new RelaxedConfigException(file, lineNo, "bad " + what + " '" + name + "' (use dotted names, e.g. com.example.Foo)");
+        }
+        for (String seg : name.split("\\.")) {
+            if (!seg.chars().allMatch(c -> c == '*' || c == '$' || Character.isJavaIdentifierPart(c))) {
+                throw new RelaxedConfigException(file, lineNo, "bad " + what + " '" + name + "'");
+            }
+        }
+    }
+
+    private static boolean validMethodDescriptor(String d) {
+        try {
+            org.objectweb.asm.Type.getArgumentTypes(d);
+            org.objectweb.asm.Type.getReturnType(d);
+            return d.startsWith("(") && d.indexOf(')') > 0
+                    && d.matches("\\((\\[*([ZBCSIJFD]|L[^;]+;))*\\)(\\[*([ZBCSIJFD]|L[^;]+;)|V)");
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Dotted class name, e.g. {@code java.util.HashMap}. */
+    boolean classRelaxed(String dottedClass) {
+        String pkg = packageOf(dottedClass);
+        for (Rule r : rules) {
+            if (r.kind == Kind.CLASS && r.owner.matches(dottedClass)) return true;
+            if (r.kind == Kind.PACKAGE && r.owner.matches(pkg)) return true;
+        }
+        return false;
+    }
+
+    boolean methodRelaxed(String dottedClass, String name, String desc) {
+        for (Rule r : rules) {
+            if (r.kind == Kind.METHOD && r.owner.matches(dottedClass) && r.member.matches(name)
+                    && (r.descriptor == null || r.descriptor.equals(desc))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean fieldRelaxed(String dottedClass, String name) {
+        for (Rule r : rules) {
+            if (r.kind == Kind.FIELD && r.owner.matches(dottedClass) && r.member.matches(name)) return true;
+        }
+        return false;
+    }
+
+    public int size() { return rules.size(); }
+
+    static String packageOf(String dottedClass) {
+        int dot = dottedClass.lastIndexOf('.');
+        return dot < 0 ? "" : dottedClass.substring(0, dot);
+    }
+}

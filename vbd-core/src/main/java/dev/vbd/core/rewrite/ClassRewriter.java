@@ -1,0 +1,245 @@
+package dev.vbd.core.rewrite;
+
+import dev.vbd.core.ClassBytesSource;
+import dev.vbd.core.Conventions;
+import dev.vbd.core.analysis.ClassFacts;
+import dev.vbd.core.analysis.ConstructorLeaks;
+import dev.vbd.core.policy.Policy;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.MethodTooLargeException;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Rewrites one class file for sequential consistency by default. Scope comes from the
+ * {@link Policy}; each kind of access is handled by its own visitor:
+ * field declarations ({@link #decide}), array elements ({@link ArrayAccessVisitor}),
+ * bulk operations ({@link BulkOperationVisitor}), weak access modes ({@link WeakModeVisitor}),
+ * and, in relaxed methods, plain access to fields vbd made volatile ({@link RelaxedFieldAccessVisitor}).
+ * Thread-safe; caches what it learns about other classes.
+ */
+public final class ClassRewriter implements FieldOracle {
+    private final Policy policy;
+    private final ClassBytesSource source;
+    private final ConstructorLeaks leaks;
+    private final Map<String, ClassFacts> factsCache = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, FieldDecision>> decisionCache = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> packageRelaxed = new ConcurrentHashMap<>();
+    private static final ClassFacts MISSING = new ClassFacts();
+
+    public ClassRewriter(Policy policy, ClassBytesSource source) {
+        this.policy = policy;
+        this.source = source;
+        this.leaks = new ConstructorLeaks(source);
+    }
+
+    public Policy policy() { return policy; }
+
+    public RewriteResult rewrite(byte[] bytes) {
+        ClassReader reader = new ClassReader(bytes);
+        String name = reader.getClassName();
+        String exclusion = policy.exclusion(name);
+        if (exclusion != null) return RewriteResult.excluded(name, exclusion);
+        ClassFacts facts;
+        try {
+            facts = ClassFacts.read(reader);
+        } catch (RuntimeException e) {
+            throw new RewriteException(name, "unreadable class file: " + e, e);
+        }
+        if (facts.marker != null) return RewriteResult.already(name);
+        if (facts.isModuleOrPackageInfo()) return RewriteResult.excluded(name, "module or package descriptor");
+        try {
+            Map<String, FieldDecision> fields = decide(facts, bytes);
+            boolean classRelaxed = classRelaxed(facts);
+            List<String> relaxed = new ArrayList<>();
+            List<String> flipped = new ArrayList<>();
+            List<String> unfinal = new ArrayList<>();
+            fields.forEach((f, d) -> {
+                if (d != FieldDecision.KEEP) flipped.add(f);
+                if (d == FieldDecision.UNFINAL_VOLATILE) unfinal.add(f);
+            });
+            ClassWriter writer = new ClassWriter(reader, 0);
+            reader.accept(new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal), 0);
+            return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
+                    flipped, unfinal, relaxed);
+        } catch (MethodTooLargeException e) {
+            throw new RewriteException(name, "method " + e.getMethodName() + e.getDescriptor()
+                    + " would exceed the JVM's 64 KiB code limit once fenced", e);
+        } catch (RewriteException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new RewriteException(name, e.toString(), e);
+        }
+    }
+
+    /** The declaration changes for each field of a class, by name. */
+    public Map<String, FieldDecision> decide(ClassFacts facts, byte[] bytes) {
+        Map<String, FieldDecision> cached = decisionCache.get(facts.name);
+        if (cached != null && bytes == null) return cached;
+        boolean classRelaxed = classRelaxed(facts);
+        Set<String> unsafeFinals = null;
+        Map<String, FieldDecision> out = new LinkedHashMap<>();
+        for (ClassFacts.FieldFact f : facts.fields.values()) {
+            FieldDecision d;
+            if ((f.isStatic() && f.isFinal()) || f.isVolatile()
+                    || policy.fieldRelaxed(facts.name, f.name(), f.relaxedAnnotation(), classRelaxed, f.stable())) {
+                d = FieldDecision.KEEP;
+            } else if (f.isFinal()) {
+                if (policy.trustedFinal(facts.name, facts.isRecord(), false)) {
+                    d = FieldDecision.KEEP;
+                } else {
+                    if (unsafeFinals == null) {
+                        unsafeFinals = bytes != null ? leaks.unsafeFinals(bytes) : unsafeFinalsOf(facts.name);
+                    }
+                    d = unsafeFinals.contains(f.name()) ? FieldDecision.UNFINAL_VOLATILE : FieldDecision.KEEP;
+                }
+            } else {
+                d = FieldDecision.VOLATILE;
+            }
+            out.put(f.name(), d);
+        }
+        decisionCache.put(facts.name, out);
+        return out;
+    }
+
+    private Set<String> unsafeFinalsOf(String className) {
+        byte[] b = source.find(className);
+        return b == null ? Set.of() : leaks.unsafeFinals(b);
+    }
+
+    private boolean classRelaxed(ClassFacts facts) {
+        return policy.classRelaxed(facts.name, facts.relaxedAnnotation, packageAnnotated(facts.name));
+    }
+
+    private boolean packageAnnotated(String className) {
+        int slash = className.lastIndexOf('/');
+        if (slash < 0) return false;
+        String pkg = className.substring(0, slash);
+        return packageRelaxed.computeIfAbsent(pkg, p -> {
+            byte[] info = source.find(p + "/package-info");
+            if (info == null) return false;
+            try {
+                return ClassFacts.read(info).relaxedAnnotation;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        });
+    }
+
+    private ClassFacts facts(String className) {
+        ClassFacts f = factsCache.get(className);
+        if (f != null) return f == MISSING ? null : f;
+        byte[] b = source.find(className);
+        ClassFacts read = null;
+        if (b != null) {
+            try {
+                read = ClassFacts.read(b);
+            } catch (RuntimeException e) {
+                read = null;
+            }
+        }
+        factsCache.put(className, read == null ? MISSING : read);
+        return read;
+    }
+
+    /**
+     * Did vbd (and not the programmer) make this field volatile? Resolves the field as the JVM
+     * does, through superclasses. Unknown classes answer false: the access then stays volatile,
+     * which is correct, only not relaxed.
+     */
+    @Override
+    public boolean madeVolatile(String owner, String name, String descriptor) {
+        String cls = owner;
+        for (int depth = 0; cls != null && depth < 64; depth++) {
+            ClassFacts f = facts(cls);
+            if (f == null) return false;
+            ClassFacts.FieldFact field = f.fields.get(name);
+            if (field != null && field.desc().equals(descriptor)) {
+                if (f.marker != null) return f.marker.flipped.contains(name);
+                if (policy.exclusion(cls) != null) return false;
+                return decide(f, null).get(name) != FieldDecision.KEEP;
+            }
+            cls = f.superName;
+        }
+        return false;
+    }
+
+    private final class Rewriting extends ClassVisitor {
+        private final ClassFacts facts;
+        private final Map<String, FieldDecision> fields;
+        private final boolean classRelaxed;
+        private final List<String> relaxed;
+        private final List<String> flipped;
+        private final List<String> unfinal;
+
+        Rewriting(ClassVisitor next, ClassFacts facts, Map<String, FieldDecision> fields, boolean classRelaxed,
+                  List<String> relaxed, List<String> flipped, List<String> unfinal) {
+            super(Opcodes.ASM9, next);
+            this.facts = facts;
+            this.fields = fields;
+            this.classRelaxed = classRelaxed;
+            this.relaxed = relaxed;
+            this.flipped = flipped;
+            this.unfinal = unfinal;
+        }
+
+        @Override
+        public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+            FieldDecision d = fields.getOrDefault(name, FieldDecision.KEEP);
+            if (d == FieldDecision.VOLATILE) {
+                access |= Opcodes.ACC_VOLATILE;
+            } else if (d == FieldDecision.UNFINAL_VOLATILE) {
+                access = (access & ~Opcodes.ACC_FINAL) | Opcodes.ACC_VOLATILE;
+            }
+            return super.visitField(access, name, descriptor, signature, value);
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+            MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+            if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
+            boolean methodRelaxed = policy.methodRelaxed(facts.name, name, descriptor,
+                    facts.relaxedMethods.contains(name + descriptor), classRelaxed);
+            if (methodRelaxed) {
+                relaxed.add(name + descriptor);
+                // invokedynamic needs class files of version 51 or later; older ones keep the volatile access
+                return facts.version >= Opcodes.V1_7 ? new RelaxedFieldAccessVisitor(mv, ClassRewriter.this) : mv;
+            }
+            return new ArrayAccessVisitor(new BulkOperationVisitor(new WeakModeVisitor(mv)));
+        }
+
+        @Override
+        public void visitEnd() {
+            AnnotationVisitor av = super.visitAnnotation(Conventions.MARKER_DESC, false);
+            av.visit("version", Conventions.REWRITE_VERSION);
+            list(av, "flipped", flipped);
+            list(av, "unfinal", unfinal);
+            list(av, "relaxed", relaxed);
+            av.visitEnd();
+            super.visitEnd();
+        }
+
+        private void list(AnnotationVisitor av, String name, List<String> values) {
+            AnnotationVisitor arr = av.visitArray(name);
+            for (String v : values) arr.visit(null, v);
+            arr.visitEnd();
+        }
+    }
+
+    /** For tests: the fields of a class that the constructor analysis found unsafe to keep final. */
+    public Set<String> unsafeFinals(byte[] bytes) {
+        return Collections.unmodifiableSet(leaks.unsafeFinals(bytes));
+    }
+}

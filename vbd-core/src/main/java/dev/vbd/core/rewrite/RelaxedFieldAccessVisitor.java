@@ -1,0 +1,41 @@
+package dev.vbd.core.rewrite;
+
+import dev.vbd.core.Conventions;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+/**
+ * In a relaxed method, an access to a field that vbd made volatile is linked to the field's
+ * plain access mode (a constant VarHandle that C2 folds to a plain load or store), so the method
+ * compiles as on stock Java. Fields the programmer declared volatile keep their access.
+ */
+final class RelaxedFieldAccessVisitor extends MethodVisitor {
+    private static final Handle BSM = new Handle(Opcodes.H_INVOKESTATIC, Conventions.RUNTIME,
+            Conventions.PLAIN_FIELD_BSM, Conventions.PLAIN_FIELD_BSM_DESC, false);
+
+    private final FieldOracle oracle;
+
+    RelaxedFieldAccessVisitor(MethodVisitor next, FieldOracle oracle) {
+        super(Opcodes.ASM9, next);
+        this.oracle = oracle;
+    }
+
+    @Override
+    public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+        if (!oracle.madeVolatile(owner, name, descriptor)) {
+            super.visitFieldInsn(opcode, owner, name, descriptor);
+            return;
+        }
+        String ownerDesc = Type.getObjectType(owner).getDescriptor();
+        String type = switch (opcode) {
+            case Opcodes.GETFIELD -> "(" + ownerDesc + ")" + descriptor;
+            case Opcodes.PUTFIELD -> "(" + ownerDesc + descriptor + ")V";
+            case Opcodes.GETSTATIC -> "()" + descriptor;
+            case Opcodes.PUTSTATIC -> "(" + descriptor + ")V";
+            default -> throw new IllegalArgumentException("field opcode " + opcode);
+        };
+        super.visitInvokeDynamicInsn(name, type, BSM, Type.getObjectType(owner), opcode);
+    }
+}

@@ -1,0 +1,30 @@
+package dev.vbd.core.rewrite;
+
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/** Calls to weak access modes of VarHandle, Atomic* and Unsafe become their volatile modes. */
+final class WeakModeVisitor extends MethodVisitor {
+    WeakModeVisitor(MethodVisitor next) {
+        super(Opcodes.ASM9, next);
+    }
+
+    @Override
+    public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+        Object c = WeakModes.classify(owner, name, descriptor);
+        if (c instanceof WeakModes.Upgrade u) {
+            super.visitMethodInsn(opcode, owner, u.newName(), descriptor, isInterface);
+        } else if (c instanceof WeakModes.Fence f) {
+            if (f.kind() == WeakModes.Kind.LOAD) {
+                super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+                Fences.acquire(mv);
+            } else {
+                Fences.release(mv);
+                super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+                Fences.full(mv);
+            }
+        } else {
+            super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+        }
+    }
+}
