@@ -4,7 +4,6 @@ import dev.vbd.core.Conventions;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -19,7 +18,8 @@ import java.util.stream.Stream;
 /**
  * The rewritten JDK, prepared once per JDK build (and per relaxed config, which can reach JDK
  * code) under the cache directory: {@code $VBD_CACHE}, else {@code $XDG_CACHE_HOME/vbd}, else
- * {@code ~/.cache/vbd}, unless {@code --cache} names another.
+ * {@code ~/.cache/vbd}, unless {@code --cache} names another. Layout: {@code patch/<module>.jar},
+ * {@code modules.txt}, {@code boot-modules.txt}, {@code report.json}, {@code complete}.
  */
 public final class JdkCache {
     private JdkCache() {}
@@ -38,6 +38,27 @@ public final class JdkCache {
         Path dir = root.resolve("jdk").resolve(sanitize(jdk.version()) + "-" + key);
         if (Files.isRegularFile(dir.resolve("complete"))) return dir;
         Files.createDirectories(dir.getParent());
+        // One preparation per JDK at a time, across processes: the others wait, then reuse it.
+        Path lockFile = dir.getParent().resolve(dir.getFileName() + ".lock");
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lockFile,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+            java.nio.channels.FileLock lock = ch.tryLock();
+            if (lock == null) {
+                if (!quiet) System.err.println("vbd: waiting for another vbd that is preparing " + jdk.home());
+                lock = ch.lock();
+            }
+            try {
+                if (Files.isRegularFile(dir.resolve("complete"))) return dir;
+                prepare(dir, jdk, relaxed, vbdJar, quiet);
+                return dir;
+            } finally {
+                lock.release();
+            }
+        }
+    }
+
+    private static void prepare(Path dir, Jdk jdk, Path relaxed, Path vbdJar, boolean quiet) throws UsageException, IOException {
+        deleteTree(dir); // a run killed half-way leaves no 'complete'
         Path tmp = Files.createTempDirectory(dir.getParent(), "preparing-");
         try {
             if (!quiet) {
@@ -58,16 +79,32 @@ public final class JdkCache {
                 throw new IOException("interrupted while preparing the JDK");
             }
             if (rc != 0) throw new UsageException("preparing " + jdk.home() + " failed (exit status " + rc + ")");
+            Files.writeString(tmp.resolve("vbd-jar.txt"), jarIdentity(vbdJar) + "\n");
             Files.writeString(tmp.resolve("complete"), jdk.home() + "\n");
-            try {
-                Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException | java.nio.file.FileAlreadyExistsException
-                     | java.nio.file.DirectoryNotEmptyException e) {
-                if (!Files.isRegularFile(dir.resolve("complete"))) throw e; // another run prepared it meanwhile
-            }
-            return dir;
+            Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+            pruneStale(dir, jdk, vbdJar);
         } finally {
             deleteTree(tmp);
+        }
+    }
+
+    private static String jarIdentity(Path vbdJar) throws IOException {
+        return Files.size(vbdJar) + ":" + Files.getLastModifiedTime(vbdJar).toMillis();
+    }
+
+    /** Removes this JDK's preparations made by other builds of vbd: nothing will use them again. */
+    private static void pruneStale(Path keep, Jdk jdk, Path vbdJar) throws IOException {
+        String current = jarIdentity(vbdJar);
+        try (Stream<Path> siblings = Files.list(keep.getParent())) {
+            for (Path d : (Iterable<Path>) siblings::iterator) {
+                if (d.equals(keep) || !Files.isDirectory(d)) continue;
+                Path complete = d.resolve("complete");
+                Path jarInfo = d.resolve("vbd-jar.txt");
+                if (!Files.isRegularFile(complete) || !Files.readString(complete).trim().equals(jdk.home().toString())) continue;
+                if (Files.isRegularFile(jarInfo) && Files.readString(jarInfo).trim().equals(current)) continue;
+                deleteTree(d);
+                Files.deleteIfExists(d.getParent().resolve(d.getFileName() + ".lock"));
+            }
         }
     }
 
@@ -80,7 +117,7 @@ public final class JdkCache {
             Path modules = jdk.home().resolve("lib").resolve("modules");
             md.update((Files.size(modules) + ":" + Files.getLastModifiedTime(modules).toMillis()).getBytes(StandardCharsets.UTF_8));
             md.update(("rewrite-" + Conventions.REWRITE_VERSION).getBytes(StandardCharsets.UTF_8));
-            md.update((Files.size(vbdJar) + ":" + Files.getLastModifiedTime(vbdJar).toMillis()).getBytes(StandardCharsets.UTF_8));
+            md.update(jarIdentity(vbdJar).getBytes(StandardCharsets.UTF_8));
             if (relaxed != null) md.update(Files.readAllBytes(relaxed));
             return HexFormat.of().formatHex(md.digest()).substring(0, 12);
         } catch (NoSuchAlgorithmException e) {
@@ -141,8 +178,8 @@ public final class JdkCache {
         boolean all = addedModules(programArgs, wanted);
         for (String module : Files.readAllLines(prepared.resolve("modules.txt"), StandardCharsets.UTF_8)) {
             if (module.isBlank() || !(all || wanted.contains(module))) continue;
-            Path dir = prepared.resolve("patch").resolve(module);
-            if (Files.isDirectory(dir)) out.add("--patch-module=" + module + "=" + dir);
+            Path jar = prepared.resolve("patch").resolve(module + ".jar");
+            if (Files.isRegularFile(jar)) out.add("--patch-module=" + module + "=" + jar);
         }
         out.add("-javaagent:" + vbdJar + (agentOptions.isEmpty() ? "" : "=" + agentOptions));
         return out;

@@ -30,6 +30,31 @@ import java.util.stream.Stream;
  * that will run. Usage: {@code PrepareJdk OUT_DIR [RELAXED_FILE]}.
  */
 public final class PrepareJdk {
+    /**
+     * One uncompressed jar a module: the JVM opens a patch jar by its central directory, where a
+     * patch directory would be walked file by file at every start.
+     */
+    private static void writeJar(Path jar, Map<String, byte[]> entries) throws IOException {
+        try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(
+                new java.io.BufferedOutputStream(Files.newOutputStream(jar), 1 << 16))) {
+            zip.setMethod(java.util.zip.ZipOutputStream.STORED);
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            for (String name : new java.util.TreeSet<>(entries.keySet())) {
+                byte[] b = entries.get(name);
+                java.util.zip.ZipEntry ze = new java.util.zip.ZipEntry(name);
+                crc.reset();
+                crc.update(b);
+                ze.setSize(b.length);
+                ze.setCompressedSize(b.length);
+                ze.setCrc(crc.getValue());
+                ze.setTime(0);
+                zip.putNextEntry(ze);
+                zip.write(b);
+                zip.closeEntry();
+            }
+        }
+    }
+
     /** vbd's runtime, patched into java.base beside the rewritten classes. */
     static final List<String> RUNTIME_CLASSES = List.of(
             "java/util/concurrent/atomic/VbdRuntime.class", "jdk/internal/misc/VbdFences.class");
@@ -67,7 +92,7 @@ public final class PrepareJdk {
                 byModule.put(module, classes);
             }
         }
-        ClassRewriter rewriter = new ClassRewriter(new Policy(config), name -> {
+        ClassRewriter rewriter = ClassRewriter.forJdk(new Policy(config), name -> {
             Path p = classIndex.get(name);
             if (p == null) return null;
             try {
@@ -80,6 +105,7 @@ public final class PrepareJdk {
         System.err.printf("vbd: rewriting %d classes in %d modules of %s (once per JDK build)%n",
                 total, byModule.size(), System.getProperty("java.home"));
         Path patch = out.resolve("patch");
+        Files.createDirectories(patch);
         AtomicInteger done = new AtomicInteger();
         AtomicInteger rewritten = new AtomicInteger();
         Map<String, String> failures = new ConcurrentHashMap<>();
@@ -89,39 +115,39 @@ public final class PrepareJdk {
             moduleNo++;
             String module = e.getKey();
             moduleNames.add(module);
-            Path modOut = patch.resolve(module);
+            Path modRoot = jrt.getPath("/modules", module);
+            Map<String, byte[]> entries = new ConcurrentHashMap<>();
             e.getValue().parallelStream().forEach(p -> {
-                String rel = jrt.getPath("/modules", module).relativize(p).toString();
+                String rel = modRoot.relativize(p).toString();
+                byte[] result;
                 try {
-                    byte[] original = Files.readAllBytes(p);
-                    byte[] result = original;
-                    try {
-                        RewriteResult r = rewriter.rewrite(original);
-                        if (r.status() == RewriteResult.Status.REWRITTEN) {
-                            result = r.bytes();
-                            rewritten.incrementAndGet();
-                        }
-                    } catch (RewriteException ex) {
-                        failures.put(ex.className(), ex.getMessage());
-                    }
-                    Path target = modOut.resolve(rel);
-                    Files.createDirectories(target.getParent());
-                    Files.write(target, result);
+                    result = Files.readAllBytes(p);
                 } catch (IOException ex) {
                     throw new UncheckedIOException(ex);
                 }
+                try {
+                    RewriteResult r = rewriter.rewrite(result);
+                    if (r.status() == RewriteResult.Status.REWRITTEN) {
+                        result = r.bytes();
+                        rewritten.incrementAndGet();
+                    }
+                } catch (RewriteException ex) {
+                    failures.put(ex.className(), ex.getMessage());
+                }
+                entries.put(rel, result);
                 done.incrementAndGet();
             });
+            if (module.equals("java.base")) {
+                for (String runtimeClass : RUNTIME_CLASSES) {
+                    try (InputStream in = PrepareJdk.class.getResourceAsStream("runtime/" + runtimeClass)) {
+                        if (in == null) throw new IllegalStateException("vbd.jar lacks its runtime class " + runtimeClass);
+                        entries.put(runtimeClass, in.readAllBytes());
+                    }
+                }
+            }
+            writeJar(patch.resolve(module + ".jar"), entries);
             System.err.printf("vbd:   [%2d/%d] %-28s %6d classes  (%d%% done)%n", moduleNo, byModule.size(), module,
                     e.getValue().size(), done.get() * 100 / Math.max(1, total));
-        }
-        for (String runtimeClass : RUNTIME_CLASSES) {
-            Path runtimeTarget = patch.resolve("java.base").resolve(runtimeClass);
-            try (InputStream in = PrepareJdk.class.getResourceAsStream("runtime/" + runtimeClass)) {
-                if (in == null) throw new IllegalStateException("vbd.jar lacks its runtime class " + runtimeClass);
-                Files.createDirectories(runtimeTarget.getParent());
-                Files.write(runtimeTarget, in.readAllBytes());
-            }
         }
         Files.write(out.resolve("modules.txt"), moduleNames, StandardCharsets.UTF_8);
         // The modules a class-path program resolves by default: patching any other module makes the

@@ -39,17 +39,41 @@ public final class ClassRewriter implements FieldOracle {
     private final Map<String, Boolean> packageRelaxed = new ConcurrentHashMap<>();
     private static final ClassFacts MISSING = new ClassFacts();
 
+    private final boolean linkPlainFields;
+
+    /** A rewriter for classes loaded at run time, after the JVM has booted. */
     public ClassRewriter(Policy policy, ClassBytesSource source) {
+        this(policy, source, true);
+    }
+
+    private ClassRewriter(Policy policy, ClassBytesSource source, boolean linkPlainFields) {
         this.policy = policy;
         this.source = source;
         this.leaks = new ConstructorLeaks(source);
+        this.linkPlainFields = linkPlainFields;
+    }
+
+    /**
+     * A rewriter for the JDK's own modules. JDK code may run before {@code java.lang.invoke} works,
+     * so relaxed JDK methods cannot link plain field access through invokedynamic: their accesses
+     * to fields vbd made volatile stay volatile (relax the field or its class for plain access).
+     */
+    public static ClassRewriter forJdk(Policy policy, ClassBytesSource source) {
+        return new ClassRewriter(policy, source, false);
     }
 
     public Policy policy() { return policy; }
 
     public RewriteResult rewrite(byte[] bytes) {
-        ClassReader reader = new ClassReader(bytes);
-        String name = reader.getClassName();
+        ClassReader reader;
+        String name;
+        try {
+            reader = new ClassReader(bytes);
+            name = reader.getClassName();
+        } catch (RuntimeException e) {
+            // a truncated or corrupt class file: ASM fails with index errors before any name is known
+            throw new RewriteException("<unreadable class file>", "cannot parse " + bytes.length + " bytes: " + e, e);
+        }
         String exclusion = policy.exclusion(name);
         if (exclusion != null) return RewriteResult.excluded(name, exclusion);
         ClassFacts facts;
@@ -215,7 +239,8 @@ public final class ClassRewriter implements FieldOracle {
             if (methodRelaxed) {
                 relaxed.add(name + descriptor);
                 // invokedynamic needs class files of version 51 or later; older ones keep the volatile access
-                return facts.version >= Opcodes.V1_7 ? new RelaxedFieldAccessVisitor(mv, ClassRewriter.this) : mv;
+                return linkPlainFields && facts.version >= Opcodes.V1_7
+                        ? new RelaxedFieldAccessVisitor(mv, ClassRewriter.this) : mv;
             }
             return new ArrayAccessVisitor(new BulkOperationVisitor(new WeakModeVisitor(mv)));
         }

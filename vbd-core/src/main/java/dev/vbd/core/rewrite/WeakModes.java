@@ -98,6 +98,10 @@ public final class WeakModes {
             if (heap) return new Upgrade(name + "Volatile");
             return new Fence(kind); // absolute address: same order, no volatile twin
         }
+        if (name.equals("getAddress") || name.equals("putAddress")) {
+            // a native word (pointer-sized) plain access: no volatile twin, so fence it
+            return new Fence(name.startsWith("get") ? Kind.LOAD : Kind.STORE);
+        }
         if (name.matches("(get|put)(" + TYPES + ")Unaligned")) {
             return new Fence(name.startsWith("get") ? Kind.LOAD : Kind.STORE);
         }

@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 
+import jdk.internal.misc.Unsafe;
 import jdk.internal.misc.VbdFences;
 import jdk.internal.vm.annotation.ForceInline;
 import jdk.internal.vm.annotation.Hidden;
@@ -30,21 +31,27 @@ public final class VbdRuntime {
     @Hidden
     @ForceInline
     public static void acquire() {
-        VbdFences.acquire();
+        Unsafe u = VbdFences.U; // one call less per fence in the interpreter
+        if (u == null) u = VbdFences.lazy();
+        if (u != null) u.loadFence();
     }
 
     /** Before a store: earlier loads and stores stay before it (LoadStore|StoreStore). */
     @Hidden
     @ForceInline
     public static void release() {
-        VbdFences.release();
+        Unsafe u = VbdFences.U; // one call less per fence in the interpreter
+        if (u == null) u = VbdFences.lazy();
+        if (u != null) u.storeFence();
     }
 
     /** After a store, and around bulk operations: a full two-way fence (StoreLoad included). */
     @Hidden
     @ForceInline
     public static void full() {
-        VbdFences.full();
+        Unsafe u = VbdFences.U; // one call less per fence in the interpreter
+        if (u == null) u = VbdFences.lazy();
+        if (u != null) u.fullFence();
     }
 
     /**

@@ -1,0 +1,173 @@
+package dev.vbd.it.cli;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The command line's contract: bad input gets a clear error that names it; nothing is lost. */
+class CliTest {
+    static final Path HOME = Path.of(System.getProperty("vbd.home", "..")).toAbsolutePath().normalize();
+    static final Path VBD = HOME.resolve("bin/vbd");
+
+    @TempDir
+    static Path tmp;
+
+    static Path classes;
+
+    record Result(int status, String out, String err) {}
+
+    @BeforeAll
+    static void compilePrograms() throws IOException {
+        classes = tmp.resolve("classes");
+        Files.createDirectories(classes);
+        Path src = tmp.resolve("src");
+        Files.createDirectories(src);
+        Files.writeString(src.resolve("Echo.java"), """
+                public class Echo {
+                    public static void main(String[] args) {
+                        System.out.println("echo " + String.join(",", args));
+                    }
+                }
+                """);
+        // A method that fits the 64 KiB code limit as written but not once every load is fenced.
+        StringBuilder big = new StringBuilder("public class Huge {\n  static int sum(int[] a) {\n    int s = 0;\n");
+        for (int i = 0; i < 10000; i++) big.append("    s += a[").append(i % 4).append("];\n");
+        big.append("    return s;\n  }\n  public static void main(String[] args) {\n")
+                .append("    System.out.println(\"huge \" + (args.length > 0 ? sum(new int[4]) : -1));\n  }\n}\n");
+        Files.writeString(src.resolve("Huge.java"), big.toString());
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        int rc = javac.run(null, null, null, "-d", classes.toString(),
+                src.resolve("Echo.java").toString(), src.resolve("Huge.java").toString());
+        assertEquals(0, rc, "test programs compile");
+    }
+
+    static Result vbd(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(VBD.toString());
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+        p.getOutputStream().close();
+        var out = p.getInputStream().readAllBytes();
+        var err = p.getErrorStream().readAllBytes();
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "vbd finished");
+        return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void runsAProgramAndKeepsItsOutput() throws Exception {
+        Result r = vbd("run", "--", "java", "-cp", classes.toString(), "Echo", "a b", "c");
+        assertEquals(0, r.status(), r.err());
+        assertEquals("echo a b,c\n", r.out());
+    }
+
+    @Test
+    void malformedRelaxedConfigNamesFileLineAndReason() throws Exception {
+        Path cfg = tmp.resolve("bad.relaxed");
+        Files.writeString(cfg, "# scopes\nmethod com.example.Foo#bar\nmetod com.example.Foo#baz\n");
+        Result r = vbd("run", "--relaxed", cfg.toString(), "--", "java", "-cp", classes.toString(), "Echo");
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains(cfg + ":3: unknown rule kind 'metod'"), r.err());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void missingRelaxedConfigIsNamed() throws Exception {
+        Result r = vbd("run", "--relaxed", tmp.resolve("nope.txt").toString(), "--", "java", "-version");
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("relaxed config '" + tmp.resolve("nope.txt") + "' does not exist"), r.err());
+    }
+
+    @Test
+    void jdkOlderThan17IsRefused() throws Exception {
+        Path jdk = tmp.resolve("jdk-11");
+        Files.createDirectories(jdk.resolve("bin"));
+        Files.createDirectories(jdk.resolve("lib"));
+        Files.writeString(jdk.resolve("lib/modules"), "");
+        Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"11.0.2\"\nIMPLEMENTOR=\"Test\"\n");
+        Path java = jdk.resolve("bin/java");
+        Files.writeString(java, "#!/bin/sh\necho should not run >&2\nexit 99\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Result r = vbd("run", "--", java.toString(), "-version");
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("is Java 11.0.2; vbd needs JDK 17 or later"), r.err());
+        assertTrue(!r.err().contains("should not run"), r.err());
+    }
+
+    @Test
+    void unknownLauncherAndOptionAreNamed() throws Exception {
+        Result r = vbd("run", "--", "no-such-java-launcher", "-version");
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("java launcher 'no-such-java-launcher' not found on PATH"), r.err());
+        Result o = vbd("run", "--fast", "--", "java", "-version");
+        assertEquals(2, o.status());
+        assertTrue(o.err().contains("does not take option '--fast'"), o.err());
+        Result c = vbd("frobnicate");
+        assertEquals(2, c.status());
+        assertTrue(c.err().contains("unknown command 'frobnicate'"), c.err());
+    }
+
+    @Test
+    void unrewritableClassStopsTheRunWithItsName() throws Exception {
+        Result r = vbd("run", "--", "java", "-cp", classes.toString(), "Huge", "x");
+        assertEquals(125, r.status(), r.err());
+        assertTrue(r.err().contains("cannot rewrite class Huge: method sum([I)I would exceed"), r.err());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void skipUnrewritableRunsOnAndSaysWhichClass() throws Exception {
+        Result r = vbd("run", "--skip-unrewritable", "--", "java", "-cp", classes.toString(), "Huge", "x");
+        assertEquals(0, r.status(), r.err());
+        assertEquals("huge 0\n", r.out());
+        assertTrue(r.err().contains("class left unrewritten (not sequentially consistent): Huge:"), r.err());
+    }
+
+    @Test
+    void jvmArgsWorkForAnotherLauncher() throws Exception {
+        Result r = vbd("jvm-args", "--", "java");
+        assertEquals(0, r.status(), r.err());
+        String opts = r.out().trim();
+        assertTrue(opts.contains("--patch-module=java.base="), opts);
+        assertTrue(opts.contains("-javaagent:"), opts);
+        Process p = new ProcessBuilder("bash", "-c", "exec java " + opts + " -cp '" + classes + "' Echo via-jvm-args")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertEquals("echo via-jvm-args\n", out);
+    }
+
+    @Test
+    void agentWithoutPreparedJdkRefusesClearly() throws Exception {
+        Path jar = HOME.resolve("vbd-cli/target/vbd.jar");
+        Process p = new ProcessBuilder("java", "-javaagent:" + jar, "-cp", classes.toString(), "Echo")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(2, p.exitValue(), out);
+        assertTrue(out.contains("unprepared JDK"), out);
+    }
+
+    @Test
+    void demoShowsNoForbiddenOutcomeUnderVbd() throws Exception {
+        Result r = vbd("demo");
+        assertEquals(0, r.status(), r.out() + r.err());
+        String vbdPart = r.out().substring(r.out().indexOf("== under vbd"));
+        assertTrue(vbdPart.contains("publication: reader saw ready=true and data=42"), r.out());
+        assertTrue(vbdPart.contains("dekker: 0 of"), r.out());
+    }
+}
