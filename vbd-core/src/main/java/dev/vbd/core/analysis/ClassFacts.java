@@ -31,7 +31,10 @@ public final class ClassFacts {
     public boolean relaxedAnnotation;
     /** Present when the class was already rewritten by vbd. */
     public Marker marker;
+    /** Fields by name; of fields sharing a name (legal in class files), the last declared. */
     public final Map<String, FieldFact> fields = new LinkedHashMap<>();
+    /** Every field in declaration order; a name may repeat with another descriptor. */
+    public final List<FieldFact> declaredFields = new ArrayList<>();
     public final Set<String> relaxedMethods = new HashSet<>();
     public final Set<String> intrinsicMethods = new HashSet<>();
 
@@ -46,6 +49,14 @@ public final class ClassFacts {
     public boolean isInterface() { return (access & Opcodes.ACC_INTERFACE) != 0; }
     public boolean isModuleOrPackageInfo() {
         return (access & Opcodes.ACC_MODULE) != 0 || name.endsWith("/package-info") || name.equals("package-info");
+    }
+
+    /** The field the JVM would find here for this name and descriptor, or null. */
+    public FieldFact field(String name, String desc) {
+        for (FieldFact f : declaredFields) {
+            if (f.name().equals(name) && f.desc().equals(desc)) return f;
+        }
+        return null;
     }
 
     public boolean hasFinalInstanceFields() {
@@ -126,7 +137,9 @@ public final class ClassFacts {
 
                 @Override
                 public void visitEnd() {
-                    facts.fields.put(name, new FieldFact(name, descriptor, access, relaxed[0], stable[0]));
+                    FieldFact fact = new FieldFact(name, descriptor, access, relaxed[0], stable[0]);
+                    facts.fields.put(name, fact);
+                    facts.declaredFields.add(fact);
                 }
             };
         }

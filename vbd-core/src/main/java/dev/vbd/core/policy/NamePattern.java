@@ -20,7 +20,11 @@ final class NamePattern {
         StringBuilder re = new StringBuilder();
         for (int i = 0; i < glob.length(); i++) {
             char c = glob.charAt(i);
-            if (c == '*') {
+            if (c == '.' && glob.startsWith("**", i + 1)) {
+                // "p.**" is the package p itself and everything below it: zero or more segments
+                re.append("(?:\\..*)?");
+                i += 2;
+            } else if (c == '*') {
                 if (i + 1 < glob.length() && glob.charAt(i + 1) == '*') {
                     re.append(".*");
                     i++;

@@ -85,15 +85,16 @@ public final class ClassRewriter implements FieldOracle {
         if (facts.marker != null) return RewriteResult.already(name);
         if (facts.isModuleOrPackageInfo()) return RewriteResult.excluded(name, "module or package descriptor");
         try {
-            Map<String, FieldDecision> fields = decide(facts, bytes);
+            Map<String, FieldDecision> fields = decideEach(facts, bytes);
             boolean classRelaxed = classRelaxed(facts);
             List<String> relaxed = new ArrayList<>();
             List<String> flipped = new ArrayList<>();
             List<String> unfinal = new ArrayList<>();
-            fields.forEach((f, d) -> {
-                if (d != FieldDecision.KEEP) flipped.add(f);
-                if (d == FieldDecision.UNFINAL_VOLATILE) unfinal.add(f);
-            });
+            for (ClassFacts.FieldFact f : facts.declaredFields) {
+                FieldDecision d = fields.get(fieldKey(f.name(), f.desc()));
+                if (d != FieldDecision.KEEP && !flipped.contains(f.name())) flipped.add(f.name());
+                if (d == FieldDecision.UNFINAL_VOLATILE && !unfinal.contains(f.name())) unfinal.add(f.name());
+            }
             ClassWriter writer = new ClassWriter(reader, 0);
             reader.accept(new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal), 0);
             return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
@@ -108,14 +109,30 @@ public final class ClassRewriter implements FieldOracle {
         }
     }
 
-    /** The declaration changes for each field of a class, by name. */
+    /**
+     * The declaration changes for each field of a class, by name (of fields sharing a name, the
+     * last declared; the rewrite itself decides each field by name and descriptor).
+     */
     public Map<String, FieldDecision> decide(ClassFacts facts, byte[] bytes) {
+        Map<String, FieldDecision> byName = new LinkedHashMap<>();
+        Map<String, FieldDecision> each = decideEach(facts, bytes);
+        for (ClassFacts.FieldFact f : facts.declaredFields) byName.put(f.name(), each.get(fieldKey(f.name(), f.desc())));
+        return byName;
+    }
+
+    /** A class file may reuse a field name with another type: the JVM tells them apart by descriptor. */
+    private static String fieldKey(String name, String desc) {
+        return name + ' ' + desc;
+    }
+
+    /** The declaration change of each field, by {@link #fieldKey}. */
+    private Map<String, FieldDecision> decideEach(ClassFacts facts, byte[] bytes) {
         Map<String, FieldDecision> cached = decisionCache.get(facts.name);
         if (cached != null && bytes == null) return cached;
         boolean classRelaxed = classRelaxed(facts);
         Set<String> unsafeFinals = null;
         Map<String, FieldDecision> out = new LinkedHashMap<>();
-        for (ClassFacts.FieldFact f : facts.fields.values()) {
+        for (ClassFacts.FieldFact f : facts.declaredFields) {
             FieldDecision d;
             if ((f.isStatic() && f.isFinal()) || f.isVolatile()
                     || policy.fieldRelaxed(facts.name, f.name(), f.relaxedAnnotation(), classRelaxed, f.stable())) {
@@ -132,7 +149,7 @@ public final class ClassRewriter implements FieldOracle {
             } else {
                 d = FieldDecision.VOLATILE;
             }
-            out.put(f.name(), d);
+            out.put(fieldKey(f.name(), f.desc()), d);
         }
         decisionCache.put(facts.name, out);
         return out;
@@ -189,11 +206,12 @@ public final class ClassRewriter implements FieldOracle {
         for (int depth = 0; cls != null && depth < 64; depth++) {
             ClassFacts f = facts(cls);
             if (f == null) return false;
-            ClassFacts.FieldFact field = f.fields.get(name);
-            if (field != null && field.desc().equals(descriptor)) {
-                if (f.marker != null) return f.marker.flipped.contains(name);
+            ClassFacts.FieldFact field = f.field(name, descriptor);
+            if (field != null) {
+                // the marker lists names only; what vbd flipped is volatile in the rewritten class
+                if (f.marker != null) return field.isVolatile() && f.marker.flipped.contains(name);
                 if (policy.exclusion(cls) != null) return false;
-                return decide(f, null).get(name) != FieldDecision.KEEP;
+                return decideEach(f, null).get(fieldKey(name, descriptor)) != FieldDecision.KEEP;
             }
             cls = f.superName;
         }
@@ -221,7 +239,7 @@ public final class ClassRewriter implements FieldOracle {
 
         @Override
         public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
-            FieldDecision d = fields.getOrDefault(name, FieldDecision.KEEP);
+            FieldDecision d = fields.getOrDefault(fieldKey(name, descriptor), FieldDecision.KEEP);
             if (d == FieldDecision.VOLATILE) {
                 access |= Opcodes.ACC_VOLATILE;
             } else if (d == FieldDecision.UNFINAL_VOLATILE) {
@@ -240,7 +258,7 @@ public final class ClassRewriter implements FieldOracle {
                 relaxed.add(name + descriptor);
                 // invokedynamic needs class files of version 51 or later; older ones keep the volatile access
                 return linkPlainFields && facts.version >= Opcodes.V1_7
-                        ? new RelaxedFieldAccessVisitor(mv, ClassRewriter.this) : mv;
+                        ? new RelaxedFieldAccessVisitor(mv, ClassRewriter.this, name.equals("<init>")) : mv;
             }
             return new ArrayAccessVisitor(new BulkOperationVisitor(new WeakModeVisitor(mv)));
         }

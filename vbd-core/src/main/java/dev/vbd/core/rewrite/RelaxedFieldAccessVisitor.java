@@ -16,15 +16,43 @@ final class RelaxedFieldAccessVisitor extends MethodVisitor {
             Conventions.PLAIN_FIELD_BSM, Conventions.PLAIN_FIELD_BSM_DESC, false);
 
     private final FieldOracle oracle;
+    /*
+     * In a constructor, until its super(...) or this(...) call the receiver is uninitializedThis,
+     * which the JVM lets only PUTFIELD touch (javac stores outer instances and captured variables
+     * there, and any field since flexible constructor bodies); passing it to an invokedynamic is
+     * a VerifyError. Accesses there keep their instruction. The objects created by NEW before that
+     * call are initialised by their own <init> calls, counted so that they are not mistaken for it.
+     */
+    private boolean beforeSuperCall;
+    private int pendingNews;
 
-    RelaxedFieldAccessVisitor(MethodVisitor next, FieldOracle oracle) {
+    RelaxedFieldAccessVisitor(MethodVisitor next, FieldOracle oracle, boolean constructor) {
         super(Opcodes.ASM9, next);
         this.oracle = oracle;
+        this.beforeSuperCall = constructor;
+    }
+
+    @Override
+    public void visitTypeInsn(int opcode, String type) {
+        if (beforeSuperCall && opcode == Opcodes.NEW) pendingNews++;
+        super.visitTypeInsn(opcode, type);
+    }
+
+    @Override
+    public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+        if (beforeSuperCall && opcode == Opcodes.INVOKESPECIAL && name.equals("<init>")) {
+            if (pendingNews > 0) {
+                pendingNews--;
+            } else {
+                beforeSuperCall = false;
+            }
+        }
+        super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
     }
 
     @Override
     public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
-        if (!oracle.madeVolatile(owner, name, descriptor)) {
+        if (beforeSuperCall || !oracle.madeVolatile(owner, name, descriptor)) {
             super.visitFieldInsn(opcode, owner, name, descriptor);
             return;
         }

@@ -1,0 +1,153 @@
+package dev.vbd.core.analysis;
+
+import dev.vbd.core.ClassBytesSource;
+import dev.vbd.core.rewrite.Bytecode;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Which final fields may be read through a leaked {@code this} before their store. */
+class ConstructorLeaksTest {
+    private static final String HOLDER = """
+            package cl;
+            public class Holder {
+                public static Object last;
+                public static void publish(Object o) { last = o; }
+            }
+            """;
+
+    /** The unsafe finals of class {@code cl.<simpleName>} declared by {@code body}. */
+    private static Set<String> unsafe(String simpleName, String body) {
+        Map<String, byte[]> c = Bytecode.compile(HOLDER, "package cl;\npublic class " + simpleName + " " + body);
+        return new ConstructorLeaks(Bytecode.sourceOf(c)).unsafeFinals(c.get("cl/" + simpleName));
+    }
+
+    @Test
+    void noLeakNoUnsafeFinals() {
+        assertEquals(Set.of(), unsafe("A", """
+                {
+                    private final int x; private final String s; private int z = 3;
+                    A(java.util.List<String> l) { l.add("s"); x = z; s = String.valueOf(x); Holder.last = s; }
+                }"""));
+    }
+
+    @Test
+    void storingThisIntoAnArrayLeaksIt() {
+        assertEquals(Set.of("x"), unsafe("A", """
+                {
+                    private final int x;
+                    A(Object[] slots) { slots[0] = this; x = 1; }
+                }"""));
+    }
+
+    @Test
+    void storingThisIntoAFieldLeaksIt() {
+        assertEquals(Set.of("x"), unsafe("A", """
+                {
+                    A self; private final int x;
+                    A() { self = this; x = 1; }
+                }"""));
+    }
+
+    @Test
+    void thisThroughALocalVariableIsTracked() {
+        assertEquals(Set.of("x"), unsafe("A", """
+                {
+                    private final int x;
+                    A() { Object me = this; Holder.publish(me); x = 1; }
+                }"""));
+    }
+
+    @Test
+    void creatingAnInnerClassInstanceLeaksThis() {
+        assertEquals(Set.of("x"), unsafe("A", """
+                {
+                    private final int x;
+                    class Inner { int read() { return x; } }
+                    A() { Holder.publish(new Inner()); x = 1; }
+                }"""));
+    }
+
+    @Test
+    void leakInsideATryBlockReachesTheStoreAfterIt() {
+        assertEquals(Set.of("x"), unsafe("A", """
+                {
+                    private final int x;
+                    A() { try { Holder.publish(this); } catch (RuntimeException e) { } x = 1; }
+                }"""));
+    }
+
+    @Test
+    void leakInALoopAfterTheStoreIsSafe() {
+        assertEquals(Set.of(), unsafe("A", """
+                {
+                    private final int x;
+                    A(int n) { x = n; for (int i = 0; i < n; i++) Holder.publish(this); }
+                }"""));
+    }
+
+    @Test
+    void delegatingToAnotherConstructorIsNotALeak() {
+        assertEquals(Set.of(), unsafe("A", """
+                {
+                    private final int x;
+                    A(int v) { x = v; }
+                    A() { this(7); Holder.publish(this); }
+                }"""));
+    }
+
+    @Test
+    void leakThroughASuperclassChainIsTransitive() {
+        Map<String, byte[]> c = Bytecode.compile("""
+                package cl;
+                public class Top { protected Top() { hook(); } protected void hook() {} }
+                """, """
+                package cl;
+                public class Middle extends Top { protected final int m; protected Middle() { m = 1; } }
+                """, """
+                package cl;
+                public class Bottom extends Middle { private final int b; public Bottom() { b = 2; } }
+                """);
+        ConstructorLeaks leaks = new ConstructorLeaks(Bytecode.sourceOf(c));
+        assertFalse(leaks.leakFree("cl/Top"));
+        assertFalse(leaks.leakFree("cl/Middle"), "Middle's super() runs Top's leaking constructor");
+        assertEquals(Set.of("m"), leaks.unsafeFinals(c.get("cl/Middle")));
+        assertEquals(Set.of("b"), leaks.unsafeFinals(c.get("cl/Bottom")));
+    }
+
+    @Test
+    void wellKnownSuperclassesAreLeakFreeWithoutTheirBytes() {
+        ConstructorLeaks leaks = new ConstructorLeaks(ClassBytesSource.NONE);
+        assertTrue(leaks.leakFree("java/lang/Object"));
+        assertTrue(leaks.leakFree("java/lang/Record"));
+        assertTrue(leaks.leakFree("java/lang/Enum"));
+        assertFalse(leaks.leakFree("java/util/AbstractList"), "unknown bytes: assume the worst");
+    }
+
+    @Test
+    void enumFinalsAreSafe() {
+        Map<String, byte[]> c = Bytecode.compile("""
+                package cl;
+                public enum Color {
+                    RED(1), GREEN(2);
+                    private final int code;
+                    Color(int code) { this.code = code; }
+                }
+                """);
+        assertEquals(Set.of(), new ConstructorLeaks(ClassBytesSource.NONE).unsafeFinals(c.get("cl/Color")));
+    }
+
+    @Test
+    void staticFinalsAreNeverReported() {
+        assertEquals(Set.of(), unsafe("A", """
+                {
+                    static final Object S = new Object();
+                    A() { Holder.publish(this); }
+                }"""));
+    }
+}
