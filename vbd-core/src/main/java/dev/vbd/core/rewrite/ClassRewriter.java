@@ -83,6 +83,9 @@ public final class ClassRewriter implements FieldOracle {
             throw new RewriteException(name, "unreadable class file: " + e, e);
         }
         if (facts.marker != null) return RewriteResult.already(name);
+        // Relaxed code of this class may touch its own fields: classes generated at run time have
+        // no bytes for the source to find, so remember these.
+        factsCache.putIfAbsent(name, facts);
         if (facts.isModuleOrPackageInfo()) return RewriteResult.excluded(name, "module or package descriptor");
         try {
             Map<String, FieldDecision> fields = decideEach(facts, bytes);

@@ -27,8 +27,10 @@ public final class WeakModes {
     private static final Map<String, String> UPDATER_MODES = new HashMap<>();
 
     static {
-        for (String m : new String[]{"get", "getOpaque", "getAcquire"}) VAR_HANDLE_MODES.put(m, "getVolatile");
-        for (String m : new String[]{"set", "setOpaque", "setRelease"}) VAR_HANDLE_MODES.put(m, "setVolatile");
+        // Plain get/set are fenced instead (see classify); the other weak modes share their
+        // volatile twin's support group, so a VarHandle that has one has the other.
+        for (String m : new String[]{"getOpaque", "getAcquire"}) VAR_HANDLE_MODES.put(m, "getVolatile");
+        for (String m : new String[]{"setOpaque", "setRelease"}) VAR_HANDLE_MODES.put(m, "setVolatile");
         for (String m : new String[]{"weakCompareAndSetPlain", "weakCompareAndSetAcquire", "weakCompareAndSetRelease"}) {
             VAR_HANDLE_MODES.put(m, "weakCompareAndSet");
         }
@@ -71,6 +73,10 @@ public final class WeakModes {
     /** Returns an {@link Upgrade}, a {@link Fence}, or null if the call is not a weak access. */
     public static Object classify(String owner, String name, String desc) {
         if (owner.equals(VAR_HANDLE)) {
+            // Some VarHandles support only plain get and set (byte-array views on recent JDKs):
+            // those keep their call and get the fences of a volatile access.
+            if (name.equals("get")) return new Fence(Kind.LOAD);
+            if (name.equals("set")) return new Fence(Kind.STORE);
             String to = VAR_HANDLE_MODES.get(name);
             return to == null ? null : new Upgrade(to);
         }

@@ -100,8 +100,6 @@ class WeakModeTest {
 
     @ParameterizedTest(name = "VarHandle.{1} -> {2}")
     @CsvSource(delimiter = '|', value = {
-            "vhGet             | get                       | getVolatile       | (Lweak/Modes;)I",
-            "vhSet             | set                       | setVolatile       | (Lweak/Modes;I)V",
             "vhGetOpaque       | getOpaque                 | getVolatile       | (Lweak/Modes;)I",
             "vhSetOpaque       | setOpaque                 | setVolatile       | (Lweak/Modes;I)V",
             "vhGetAcquire      | getAcquire                | getVolatile       | (Lweak/Modes;)I",
@@ -119,7 +117,16 @@ class WeakModeTest {
         assertEquals(List.of("GETSTATIC weak/Modes.X : Ljava/lang/invoke/VarHandle;", "ALOAD 0",
                 "INVOKEVIRTUAL java/lang/invoke/VarHandle.get (Lweak/Modes;)I", "IRETURN"), Bytecode.of(BEFORE, "vhGet"));
         assertEquals(List.of("GETSTATIC weak/Modes.X : Ljava/lang/invoke/VarHandle;", "ALOAD 0",
-                "INVOKEVIRTUAL java/lang/invoke/VarHandle.getVolatile (Lweak/Modes;)I", "IRETURN"), Bytecode.of(AFTER, "vhGet"));
+                "INVOKEVIRTUAL java/lang/invoke/VarHandle.get (Lweak/Modes;)I",
+                "INVOKESTATIC java/util/concurrent/atomic/VbdRuntime.acquire ()V", "IRETURN"), Bytecode.of(AFTER, "vhGet"));
+    }
+
+    @Test
+    void varHandlePlainSetKeepsItsCallBetweenFences() {
+        List<String> after = Bytecode.of(AFTER, "vhSet");
+        int call = after.indexOf("INVOKEVIRTUAL java/lang/invoke/VarHandle.set (Lweak/Modes;I)V");
+        assertEquals("INVOKESTATIC java/util/concurrent/atomic/VbdRuntime.release ()V", after.get(call - 1), after::toString);
+        assertEquals("INVOKESTATIC java/util/concurrent/atomic/VbdRuntime.full ()V", after.get(call + 1), after::toString);
     }
 
     @Test
@@ -258,7 +265,8 @@ class WeakModeTest {
         assertNull(WeakModes.classify("sun/misc/Unsafe", "getIntVolatile", "(Ljava/lang/Object;J)I"));
         assertNull(WeakModes.classify("sun/misc/Unsafe", "allocateMemory", "(J)J"));
         assertNull(WeakModes.classify("p/MyAtomic", "lazySet", "(I)V"));
-        assertEquals(new WeakModes.Upgrade("getVolatile"), WeakModes.classify("java/lang/invoke/VarHandle", "get", "()I"));
+        assertEquals(new WeakModes.Fence(WeakModes.Kind.LOAD), WeakModes.classify("java/lang/invoke/VarHandle", "get", "()I"));
+        assertEquals(new WeakModes.Upgrade("getVolatile"), WeakModes.classify("java/lang/invoke/VarHandle", "getAcquire", "()I"));
         assertEquals(new WeakModes.Fence(WeakModes.Kind.LOAD), WeakModes.classify("sun/misc/Unsafe", "getByte", "(J)B"));
         assertEquals(new WeakModes.Fence(WeakModes.Kind.STORE), WeakModes.classify("sun/misc/Unsafe", "putByte", "(JB)V"));
     }

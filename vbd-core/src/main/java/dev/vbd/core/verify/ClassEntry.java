@@ -1,0 +1,20 @@
+package dev.vbd.core.verify;
+
+import dev.vbd.core.analysis.ClassFacts;
+
+import java.util.function.Supplier;
+
+/**
+ * One class to verify: its bytes as they run, the key of its defining loader (field owners
+ * resolve among classes of the same key first), and, when known, the marker vbd put on it.
+ *
+ * <p>{@code recordedMarker} exists because a JVM keeps no invisible annotations: class bytes
+ * read back from a running JVM lack vbd's marker, so the agent records it when the class loads.
+ * When null, the marker is read from the bytes. {@code bytes} is a supplier so that large
+ * sets (a whole JDK) need not sit in memory at once; it may be called more than once.
+ */
+public record ClassEntry(String loader, Supplier<byte[]> bytes, ClassFacts.Marker recordedMarker) {
+    public static ClassEntry of(String loader, byte[] bytes) {
+        return new ClassEntry(loader, () -> bytes, null);
+    }
+}

@@ -1,0 +1,203 @@
+package dev.vbd.core.verify;
+
+import dev.vbd.core.Conventions;
+import dev.vbd.core.analysis.ClassFacts;
+import dev.vbd.core.rewrite.BulkOperations;
+import dev.vbd.core.rewrite.FreshArrayInit;
+import dev.vbd.core.rewrite.WeakModes;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Checks the heap accesses of one method against what the rewrite guarantees:
+ * <ul>
+ * <li>{@code xaload} immediately followed by {@code VbdRuntime.acquire()};</li>
+ * <li>{@code xastore} immediately preceded by {@code release()} (and not a jump target) and
+ *     followed by {@code full()}, unless it stores into a fresh array ({@link FreshArrayInit},
+ *     the rewriter's own rule);</li>
+ * <li>bulk operations ({@link BulkOperations}) with {@code full()} right before and after;</li>
+ * <li>no weak access mode ({@link WeakModes}) left, except address-based ones that keep their
+ *     call and carry the fences of a volatile access;</li>
+ * <li>field instructions resolving to a volatile or final field, or to a relaxed one;</li>
+ * <li>no plain-field link (vbd's relaxed-code bootstrap) outside relaxed code.</li>
+ * </ul>
+ * In a relaxed method the same sites are only counted.
+ */
+final class MethodCheck {
+    private final ClassCode code;
+    private final ClassCode.Method method;
+    private final String loader;
+    private final ClassIndex index;
+    private final Verifier.Scope scope;
+    private final boolean relaxed;
+    private final VerifyReport report;
+    private Instructions insns;
+    /** Heap-access sites seen (checked or relaxed). */
+    int sites;
+    /** Sites whose ordering comes from the rewrite (fences, volatile fields), not from final semantics. */
+    int orderedSites;
+
+    MethodCheck(ClassCode code, ClassCode.Method method, String loader, ClassIndex index, Verifier.Scope scope,
+                boolean relaxed, VerifyReport report) {
+        this.code = code;
+        this.method = method;
+        this.loader = loader;
+        this.index = index;
+        this.scope = scope;
+        this.relaxed = relaxed;
+        this.report = report;
+    }
+
+    void run() {
+        insns = new Instructions(code, method);
+        FreshArrayInit fresh = new FreshArrayInit();
+        for (int i = 0; i < insns.size; i++) {
+            int op = insns.opcodes[i];
+            int pos = insns.positions[i];
+            if (insns.isEntry(i)) fresh.reset();
+            if (FreshArrayInit.isArrayLoad(op)) {
+                fresh.reset();
+                site(i, Finding.Kind.ARRAY_LOAD, isFence(i + 1, Conventions.ACQUIRE),
+                        () -> opName(op) + " not followed by VbdRuntime.acquire()");
+            } else if (FreshArrayInit.isArrayStore(op)) {
+                if (fresh.store()) {
+                    report.freshStores++;
+                } else {
+                    site(i, Finding.Kind.ARRAY_STORE, storeFenced(i),
+                            () -> opName(op) + " not between VbdRuntime.release() and VbdRuntime.full()");
+                }
+            } else if (op == Opcodes.DUP) {
+                fresh.dup();
+            } else if (FreshArrayInit.isConstantOpcode(op) || op == Opcodes.BIPUSH || op == Opcodes.SIPUSH) {
+                fresh.constant();
+            } else if (op == Opcodes.LDC || op == 0x13 || op == 0x14) { // ldc, ldc_w, ldc2_w
+                int cp = op == Opcodes.LDC ? code.u1(pos + 1) : code.u2(pos + 1);
+                if (code.plainConstant(cp)) fresh.constant(); else fresh.reset();
+            } else if (op == Opcodes.NEWARRAY || op == Opcodes.ANEWARRAY) {
+                fresh.newArray();
+            } else {
+                fresh.reset();
+                if (op >= Opcodes.GETSTATIC && op <= Opcodes.PUTFIELD) {
+                    field(i, op, code.member(code.u2(pos + 1)));
+                } else if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEINTERFACE) {
+                    call(i);
+                } else if (op == Opcodes.INVOKEDYNAMIC) {
+                    indy(i, code.u2(pos + 1));
+                }
+            }
+        }
+    }
+
+    private interface Detail { String get(); }
+
+    private void site(int i, Finding.Kind kind, boolean sc, Detail detail) {
+        sites++;
+        orderedSites++;
+        if (relaxed) {
+            report.relaxedSites++;
+        } else if (sc) {
+            report.scSites++;
+        } else {
+            report.findings.add(new Finding(code.className(), loader, method.key(), insns.offsets[i], kind, detail.get()));
+        }
+    }
+
+    /** A called method as the checks see it: a fence, a bulk operation, a weak mode, or none of these. */
+    private record Call(String owner, String name, String desc, String fence, boolean bulk, Object weak) {}
+
+    private Call callAt(int i) {
+        int cp = code.u2(insns.positions[i] + 1);
+        Call c = (Call) code.calls[cp];
+        if (c == null) {
+            String[] m = code.member(cp);
+            String fence = null;
+            for (String f : FENCES) {
+                if (Verifier.isFence(m[0], m[1], m[2], f)) fence = f;
+            }
+            boolean bulk = fence == null && BulkOperations.isBulk(m[0], m[1], m[2]);
+            Object weak = fence != null || bulk ? null : WeakModes.classify(m[0], m[1], m[2]);
+            c = new Call(m[0], m[1], m[2], fence, bulk, weak);
+            code.calls[cp] = c;
+        }
+        return c;
+    }
+
+    private static final String[] FENCES = {Conventions.ACQUIRE, Conventions.RELEASE, Conventions.FULL};
+
+    private void call(int i) {
+        Call c = callAt(i);
+        if (c.fence() != null) return;
+        String owner = c.owner(), name = c.name(), desc = c.desc();
+        if (c.bulk()) {
+            site(i, Finding.Kind.BULK, isFence(i - 1, Conventions.FULL) && !insns.isEntry(i) && isFence(i + 1, Conventions.FULL),
+                    () -> owner.replace('/', '.') + "." + name + desc + " without VbdRuntime.full() on both sides");
+            return;
+        }
+        Object weak = c.weak();
+        if (weak instanceof WeakModes.Upgrade u) {
+            site(i, Finding.Kind.WEAK_MODE, false,
+                    () -> "weak access " + owner.replace('/', '.') + "." + name + desc + " (its volatile mode is " + u.newName() + ")");
+        } else if (weak instanceof WeakModes.Fence f) {
+            boolean sc = f.kind() == WeakModes.Kind.LOAD ? isFence(i + 1, Conventions.ACQUIRE) : storeFenced(i);
+            site(i, Finding.Kind.WEAK_MODE, sc, () -> owner.replace('/', '.') + "." + name + desc
+                    + (f.kind() == WeakModes.Kind.LOAD ? " not followed by VbdRuntime.acquire()"
+                    : " not between VbdRuntime.release() and VbdRuntime.full()"));
+        }
+    }
+
+    private void field(int i, int op, String[] m) {
+        String owner = m[0], name = m[1], desc = m[2];
+        ClassIndex.Resolved r = index.resolveField(loader, owner, name, desc);
+        if (r == null) {
+            // the owner was never loaded (the access never ran) or lies outside what was given
+            sites++;
+            report.unresolvedFields++;
+            report.unresolved.merge(owner.replace('/', '.'), 1, Integer::sum);
+            return;
+        }
+        ClassFacts.FieldFact f = r.field();
+        if (f.isVolatile() || f.isFinal()) {
+            site(i, Finding.Kind.FIELD, true, null);
+            // a final field needs no ordering of its own: an intrinsic reading it loses nothing
+            if (!f.isVolatile()) orderedSites--;
+            return;
+        }
+        ClassFacts declaring = r.owner().facts();
+        if (!relaxed && scope.policy().fieldRelaxed(declaring.name, name, f.relaxedAnnotation(),
+                scope.classRelaxed(r.owner().loader(), declaring), f.stable())) {
+            sites++;
+            report.relaxedSites++;
+            return;
+        }
+        site(i, Finding.Kind.FIELD, false, () -> (op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC ? "reads " : "writes ")
+                + declaring.name.replace('/', '.') + "." + name + " (" + desc + "), neither volatile nor final"
+                + (declaring.marker == null && policyExcluded(declaring.name) ? "; its class is excluded from the rewrite" : ""));
+    }
+
+    private boolean policyExcluded(String name) {
+        return scope.policy().exclusion(name) != null;
+    }
+
+    private void indy(int i, int cp) {
+        String[] bsm = code.indyBootstrap(cp);
+        if (bsm == null || !bsm[0].equals(Conventions.RUNTIME) || !bsm[1].equals(Conventions.PLAIN_FIELD_BSM)) return;
+        String[] nt = code.indyNameAndType(cp);
+        site(i, Finding.Kind.PLAIN_FIELD, false, () -> "plain access to field " + nt[0] + " " + nt[1] + " outside a relaxed method");
+    }
+
+    /** Preceded by release() with no other way in, and followed by full(). */
+    private boolean storeFenced(int i) {
+        return isFence(i - 1, Conventions.RELEASE) && !insns.isEntry(i) && isFence(i + 1, Conventions.FULL);
+    }
+
+    private boolean isFence(int i, String which) {
+        if (i < 0 || i >= insns.size || insns.opcodes[i] != Opcodes.INVOKESTATIC) return false;
+        return which.equals(callAt(i).fence());
+    }
+
+    private static final String[] ARRAY_OPS = {"iaload", "laload", "faload", "daload", "aaload", "baload", "caload", "saload"};
+    private static final String[] STORE_OPS = {"iastore", "lastore", "fastore", "dastore", "aastore", "bastore", "castore", "sastore"};
+
+    private static String opName(int op) {
+        return FreshArrayInit.isArrayLoad(op) ? ARRAY_OPS[op - Opcodes.IALOAD] : STORE_OPS[op - Opcodes.IASTORE];
+    }
+}

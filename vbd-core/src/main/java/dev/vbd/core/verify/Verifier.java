@@ -1,0 +1,160 @@
+package dev.vbd.core.verify;
+
+import dev.vbd.core.Conventions;
+import dev.vbd.core.analysis.ClassFacts;
+import dev.vbd.core.policy.Policy;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+
+/**
+ * Checks class files for sequential consistency by default: every heap access in a method
+ * outside a relaxed scope must be SC as the rewrite makes it (see {@link MethodCheck}). Scope
+ * comes from the {@link Policy} and from the marker vbd puts on the classes it rewrote; the
+ * verifier never rewrites anything itself. A class without the marker runs as compiled: it is
+ * counted uncovered, and each of its accesses that is not SC as compiled is a finding.
+ */
+public final class Verifier {
+    private final Policy policy;
+    private ClassLookup lookup;
+    private Map<String, String> failedRewrites = Map.of();
+
+    public Verifier(Policy policy) {
+        this.policy = policy;
+    }
+
+    /** Where to find classes outside the verified set (package descriptors; field owners in static checks). */
+    public Verifier lookup(ClassLookup lookup) {
+        this.lookup = lookup;
+        return this;
+    }
+
+    /** Why the rewriter gave up on classes (internal name to message), to explain uncovered classes. */
+    public Verifier failedRewrites(Map<String, String> failed) {
+        this.failedRewrites = failed;
+        return this;
+    }
+
+    public VerifyReport verify(Iterable<ClassEntry> entries) {
+        return verify(entries, new VerifyReport());
+    }
+
+    /** Verifies into an existing report, which may already count classes that could not be inspected. */
+    public VerifyReport verify(Iterable<ClassEntry> entries, VerifyReport report) {
+        ClassIndex index = new ClassIndex(lookup);
+        List<ClassEntry> all = new ArrayList<>();
+        entries.forEach(all::add);
+        ClassFacts[] facts = new ClassFacts[all.size()];
+        String[] unreadable = new String[all.size()];
+        IntStream.range(0, all.size()).parallel().forEach(i -> {
+            try {
+                facts[i] = ClassFacts.read(all.get(i).bytes().get());
+            } catch (RuntimeException ex) {
+                unreadable[i] = ex.toString();
+            }
+        });
+        for (int i = 0; i < facts.length; i++) {
+            if (facts[i] != null) index.add(all.get(i).loader(), facts[i]);
+            else report.addUninspectable("?", all.get(i).loader(), "unreadable class file: " + unreadable[i], false);
+        }
+        Scope scope = new Scope(policy, index);
+        VerifyReport[] parts = new VerifyReport[facts.length];
+        IntStream.range(0, facts.length).parallel().forEach(i -> {
+            if (facts[i] == null) return;
+            VerifyReport part = new VerifyReport();
+            verifyClass(all.get(i), facts[i], index, scope, part);
+            parts[i] = part;
+        });
+        for (VerifyReport part : parts) {
+            if (part != null) report.absorb(part);
+        }
+        return report;
+    }
+
+    private void verifyClass(ClassEntry e, ClassFacts facts, ClassIndex index, Scope scope, VerifyReport report) {
+        report.classes++;
+        report.inspected++;
+        String name = facts.name;
+        String exclusion = policy.exclusion(name);
+        if (exclusion == null && facts.isModuleOrPackageInfo()) exclusion = "module or package descriptor";
+        if (exclusion != null) {
+            report.excluded++;
+            report.exclusions.merge(exclusion, 1, Integer::sum);
+            return;
+        }
+        ClassFacts.Marker marker = facts.marker != null ? facts.marker : e.recordedMarker();
+        Set<String> markedRelaxed = null;
+        boolean classRelaxed = false;
+        if (marker != null) {
+            report.rewritten++;
+            markedRelaxed = new HashSet<>(marker.relaxed);
+        } else {
+            String why = failedRewrites.get(name);
+            report.uncovered.add(new VerifyReport.Uncovered(name.replace('/', '.'), e.loader(),
+                    why != null ? "rewrite failed: " + why : "no vbd marker: runs as compiled"));
+            classRelaxed = scope.classRelaxed(e.loader(), facts);
+        }
+        ClassCode code;
+        try {
+            code = new ClassCode(e.bytes().get());
+        } catch (RuntimeException ex) {
+            report.findings.add(new Finding(name, e.loader(), "<class>", 0, Finding.Kind.UNVERIFIABLE, "class file unreadable: " + ex));
+            return;
+        }
+        for (ClassCode.Method m : code.methods) {
+            if (m.codeStart() < 0) continue;
+            // a rewritten class is relaxed where its marker says; unrewritten code where the policy says
+            boolean isRelaxed = markedRelaxed != null ? markedRelaxed.contains(m.key())
+                    : policy.methodRelaxed(name, m.name(), m.desc(), facts.relaxedMethods.contains(m.key()), classRelaxed);
+            MethodCheck check = new MethodCheck(code, m, e.loader(), index, scope, isRelaxed, report);
+            try {
+                check.run();
+            } catch (RuntimeException ex) {
+                report.findings.add(new Finding(name, e.loader(), m.key(), 0, Finding.Kind.UNVERIFIABLE,
+                        "method code unreadable: " + ex));
+                continue;
+            }
+            if (!isRelaxed && check.orderedSites > 0 && facts.intrinsicMethods.contains(m.key())) {
+                report.intrinsics.add(new VerifyReport.Intrinsic(name.replace('/', '.'), m.key(), check.orderedSites));
+            }
+        }
+    }
+
+    /** The policy's answers about classes of the verified set, with package descriptors looked up once. */
+    static final class Scope {
+        private final Policy policy;
+        private final ClassIndex index;
+        private final Map<String, Boolean> packages = new ConcurrentHashMap<>();
+        private final Map<ClassFacts, Boolean> classes = new ConcurrentHashMap<>();
+
+        Scope(Policy policy, ClassIndex index) {
+            this.policy = policy;
+            this.index = index;
+        }
+
+        Policy policy() { return policy; }
+
+        boolean classRelaxed(String loader, ClassFacts facts) {
+            return classes.computeIfAbsent(facts, f -> policy.classRelaxed(f.name, f.relaxedAnnotation, packageRelaxed(loader, f.name)));
+        }
+
+        private boolean packageRelaxed(String loader, String className) {
+            int slash = className.lastIndexOf('/');
+            if (slash < 0) return false;
+            String info = className.substring(0, slash) + "/package-info";
+            return packages.computeIfAbsent(loader + "\0" + info, k -> {
+                ClassIndex.Known known = index.find(loader, info);
+                return known != null && known.facts().relaxedAnnotation;
+            });
+        }
+    }
+
+    static boolean isFence(String owner, String name, String desc, String which) {
+        return owner.equals(Conventions.RUNTIME) && name.equals(which) && desc.equals(Conventions.FENCE_DESC);
+    }
+}

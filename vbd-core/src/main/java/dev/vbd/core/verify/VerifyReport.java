@@ -1,0 +1,172 @@
+package dev.vbd.core.verify;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a verification found: coverage counts, the accesses that are not SC ({@link #nonSc()}
+ * must be 0 for a vbd run), and the holes a bytecode check cannot close (hidden classes,
+ * intrinsics). {@link #toJson()} is the report's documented JSON form (docs/verifier.md).
+ */
+public final class VerifyReport {
+    /** Lists in the JSON form stop at this many entries; the counts stay exact. */
+    public static final int JSON_LIST_LIMIT = 5000;
+
+    /** A class vbd did not rewrite and that runs as compiled. */
+    public record Uncovered(String className, String loader, String reason) {}
+
+    /** A non-relaxed method HotSpot may replace by an intrinsic, so that its (checked) bytecode may not be what runs. */
+    public record Intrinsic(String className, String method, int sites) {}
+
+    int classes;
+    int inspected;
+    int rewritten;
+    int excluded;
+    int hidden;
+    int scSites;
+    int relaxedSites;
+    int freshStores;
+    int unresolvedFields;
+    final List<Finding> findings = new ArrayList<>();
+    final List<Uncovered> uncovered = new ArrayList<>();
+    /** Rewritten classes whose bytes could not be read back, so not checked. */
+    final List<Uncovered> uninspected = new ArrayList<>();
+    final List<Intrinsic> intrinsics = new ArrayList<>();
+    final List<String> hiddenClasses = new ArrayList<>();
+    final Map<String, Integer> exclusions = new TreeMap<>();
+    final Map<String, Integer> unresolved = new TreeMap<>();
+    final Map<String, Object> extra = new LinkedHashMap<>();
+
+    /** Classes seen: those inspected plus those that could not be (hidden classes). */
+    public int classes() { return classes; }
+    public int inspected() { return inspected; }
+    /** Classes carrying vbd's marker. */
+    public int rewritten() { return rewritten; }
+    public int excluded() { return excluded; }
+    /** Classes inspected that vbd did not rewrite nor deliberately exclude; hidden classes are counted apart. */
+    public int uncovered() { return uncovered.size(); }
+    public int hidden() { return hidden; }
+    /** Rewritten (by their marker) but not checked: the JVM would not hand their bytes back. */
+    public int uninspected() { return uninspected.size(); }
+    /** Heap accesses that are neither SC nor relaxed. */
+    public int nonSc() { return findings.size(); }
+    public int scSites() { return scSites; }
+    public int relaxedSites() { return relaxedSites; }
+    public int freshStores() { return freshStores; }
+    public int unresolvedFields() { return unresolvedFields; }
+    public List<Finding> findings() { return List.copyOf(findings); }
+    public List<Uncovered> uncoveredClasses() { return List.copyOf(uncovered); }
+    public List<Intrinsic> intrinsics() { return List.copyOf(intrinsics); }
+
+    /** A class that could not be inspected: hidden (never passed to agents, not retransformable). */
+    public void addHidden(String className) {
+        classes++;
+        hidden++;
+        hiddenClasses.add(className);
+    }
+
+    /**
+     * A class seen but not inspected (not modifiable, or its bytes could not be read back). With
+     * vbd's marker known it counts as rewritten though unchecked; without, as uncovered.
+     */
+    public void addUninspectable(String className, String loader, String reason, boolean marked) {
+        classes++;
+        if (marked) {
+            rewritten++;
+            uninspected.add(new Uncovered(className.replace('/', '.'), loader, reason));
+        } else {
+            uncovered.add(new Uncovered(className.replace('/', '.'), loader, reason));
+        }
+    }
+
+    /** Adds another report's counts and lists to this one (the verifier checks classes in parallel). */
+    void absorb(VerifyReport o) {
+        classes += o.classes;
+        inspected += o.inspected;
+        rewritten += o.rewritten;
+        excluded += o.excluded;
+        hidden += o.hidden;
+        scSites += o.scSites;
+        relaxedSites += o.relaxedSites;
+        freshStores += o.freshStores;
+        unresolvedFields += o.unresolvedFields;
+        findings.addAll(o.findings);
+        uncovered.addAll(o.uncovered);
+        uninspected.addAll(o.uninspected);
+        intrinsics.addAll(o.intrinsics);
+        hiddenClasses.addAll(o.hiddenClasses);
+        o.exclusions.forEach((k, v) -> exclusions.merge(k, v, Integer::sum));
+        o.unresolved.forEach((k, v) -> unresolved.merge(k, v, Integer::sum));
+    }
+
+    /** Additional top-level JSON fields (mode, JVM, the agent's own counts). */
+    public void put(String key, Object jsonValue) {
+        extra.put(key, jsonValue);
+    }
+
+    public Map<String, Object> toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("classes", classes);
+        m.put("inspected", inspected);
+        m.put("rewritten", rewritten);
+        m.put("excluded", excluded);
+        m.put("uncovered", uncovered.size());
+        m.put("hidden", hidden);
+        m.put("uninspected", uninspected.size());
+        m.put("nonSc", findings.size());
+        m.put("scSites", scSites);
+        m.put("relaxedSites", relaxedSites);
+        m.put("freshArrayStores", freshStores);
+        m.put("unresolvedFields", unresolvedFields);
+        m.put("intrinsicMethods", intrinsics.size());
+        m.putAll(extra);
+        List<Object> f = new ArrayList<>();
+        for (Finding x : limit(findings)) f.add(x.toJson());
+        m.put("findings", f);
+        m.put("findingsOmitted", Math.max(0, findings.size() - JSON_LIST_LIMIT));
+        m.put("uncoveredClasses", classList(uncovered));
+        m.put("uninspectedClasses", classList(uninspected));
+        m.put("excludedReasons", new LinkedHashMap<>(exclusions));
+        m.put("hiddenClasses", new ArrayList<>(limit(hiddenClasses)));
+        List<Object> in = new ArrayList<>();
+        for (Intrinsic x : limit(intrinsics)) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("class", x.className());
+            e.put("method", x.method());
+            e.put("sites", x.sites());
+            in.add(e);
+        }
+        m.put("intrinsics", in);
+        m.put("unresolvedOwners", new LinkedHashMap<>(limitMap(unresolved)));
+        return m;
+    }
+
+    private static List<Object> classList(List<Uncovered> list) {
+        List<Object> u = new ArrayList<>();
+        for (Uncovered x : limit(list)) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("class", x.className());
+            e.put("loader", x.loader());
+            e.put("reason", x.reason());
+            u.add(e);
+        }
+        return u;
+    }
+
+    private static <T> List<T> limit(List<T> l) {
+        return l.size() <= JSON_LIST_LIMIT ? l : l.subList(0, JSON_LIST_LIMIT);
+    }
+
+    private static Map<String, Integer> limitMap(Map<String, Integer> m) {
+        if (m.size() <= JSON_LIST_LIMIT) return m;
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Integer> e : m.entrySet()) {
+            if (out.size() == JSON_LIST_LIMIT) break;
+            out.put(e.getKey(), e.getValue());
+        }
+        return out;
+    }
+}
