@@ -38,8 +38,9 @@ public final class VbdAgent {
         stats = s;
         inst.addTransformer(new VbdTransformer(policy, options.skipUnrewritable(), s), false);
         if (options.verifyReport() != null) {
+            VerifyWalk walk = VerifyWalk.start(inst);
             Runtime.getRuntime().addShutdownHook(new Thread(
-                    () -> VerifyWalk.run(inst, policy, options, s), "vbd-verify"));
+                    () -> walk.run(inst, policy, options, s), "vbd-verify"));
         }
     }
 

@@ -189,6 +189,9 @@ final class VerifyCommand {
         out.println(p + number(json, "classes") + " classes: " + number(json, "rewritten") + " rewritten, "
                 + number(json, "excluded") + " excluded, " + number(json, "uncovered") + " uncovered, "
                 + number(json, "hidden") + " hidden (not inspectable)");
+        for (Map<String, Object> u : list(json, "uninspectedClasses")) {
+            out.println(p + "  rewritten but not checked: " + u.get("class") + " [" + u.get("loader") + "]: " + u.get("reason"));
+        }
         out.println(p + "heap-access sites: " + number(json, "scSites") + " SC, " + number(json, "relaxedSites")
                 + " relaxed, " + number(json, "freshArrayStores") + " stores into fresh arrays; "
                 + number(json, "unresolvedFields") + " field references to classes not loaded");

@@ -1,0 +1,193 @@
+package dev.vbd.it.verify;
+
+import dev.vbd.core.verify.Json;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import javax.tools.ToolProvider;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code bin/vbd verify} end to end: a run, the prepared JDK, a jar; on every installed JDK. */
+class VerifyTest {
+    private static final Path HOME = Path.of(System.getProperty("vbd.home", "..")).toAbsolutePath().normalize();
+    private static final Path WORK = HOME.resolve("vbd-it/target/verify-it");
+    private static final String TEMURIN_25 = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java";
+
+    /** A program with shared fields, arrays, bulk copies, a weak-mode call, a lambda and threads; exits with its argument. */
+    private static final String PROGRAM = """
+            import java.util.concurrent.atomic.AtomicInteger;
+            public class Main {
+                static int total;
+                final int[] cells = new int[16];
+                static final AtomicInteger lazy = new AtomicInteger();
+                public static void main(String[] args) throws Exception {
+                    Main m = new Main();
+                    Thread[] ts = new Thread[2];
+                    for (int t = 0; t < ts.length; t++) {
+                        int id = t;
+                        ts[t] = new Thread(() -> {
+                            for (int i = 0; i < 1000; i++) {
+                                synchronized (Main.class) { m.cells[(i + id) & 15]++; total++; }
+                            }
+                        });
+                        ts[t].start();
+                    }
+                    for (Thread t : ts) t.join();
+                    int[] copy = m.cells.clone();
+                    System.arraycopy(copy, 0, m.cells, 0, copy.length);
+                    lazy.lazySet(total);
+                    int sum = 0;
+                    for (int c : m.cells) sum += c;
+                    System.out.println("verify-it total=" + total + " sum=" + sum + " lazy=" + lazy.get());
+                    System.exit(Integer.parseInt(args[0]));
+                }
+            }
+            """;
+
+    /** Writes a field of a class vbd deliberately leaves alone (a benchmark harness class): not SC. */
+    private static final String ESCAPE = """
+            public class Escape {
+                public static void main(String[] args) {
+                    org.openjdk.jmh.infra.Blackhole.sink = args.length;
+                    System.out.println("escape ran");
+                }
+            }
+            """;
+    private static final String BLACKHOLE = """
+            package org.openjdk.jmh.infra;
+            public class Blackhole { public static int sink; }
+            """;
+
+    @BeforeAll
+    static void compile() throws IOException {
+        Files.createDirectories(WORK);
+        compile("program", Map.of("Main", PROGRAM));
+        compile("escape", Map.of("Escape", ESCAPE, "org/openjdk/jmh/infra/Blackhole", BLACKHOLE));
+    }
+
+    private static void compile(String dir, Map<String, String> sources) throws IOException {
+        Path src = WORK.resolve(dir + "-src");
+        List<String> args = new ArrayList<>(List.of("--release", "17", "-d", WORK.resolve(dir).toString()));
+        for (Map.Entry<String, String> e : sources.entrySet()) {
+            Path f = src.resolve(e.getKey() + ".java");
+            Files.createDirectories(f.getParent());
+            Files.writeString(f, e.getValue());
+            args.add(f.toString());
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, err, args.toArray(String[]::new)), err::toString);
+    }
+
+    static List<String> javas() {
+        List<String> out = new ArrayList<>(List.of("java"));
+        if (Files.isExecutable(Path.of(TEMURIN_25))) out.add(TEMURIN_25);
+        return out;
+    }
+
+    record Result(int status, String out, String err) {}
+
+    private static Result vbd(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(HOME.resolve("bin/vbd").toString()));
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile(WORK, "out-", ".txt");
+        Path err = Files.createTempFile(WORK, "err-", ".txt");
+        Process p = new ProcessBuilder(cmd).directory(HOME.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(15, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("timed out: " + cmd);
+        }
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> report(Path json) throws IOException {
+        return (Map<String, Object>) Json.parse(Files.readString(json, StandardCharsets.UTF_8));
+    }
+
+    private static long n(Map<String, Object> r, String key) {
+        Object v = r.get(key);
+        assertTrue(v instanceof Number, key + " missing in " + r.keySet());
+        return ((Number) v).longValue();
+    }
+
+    @ParameterizedTest
+    @MethodSource("javas")
+    void runIsSequentiallyConsistentAndPassesTheProgramThrough(String java) throws Exception {
+        Path json = WORK.resolve("run-" + Path.of(java).getFileName() + "-" + javas().indexOf(java) + ".json");
+        Result r = vbd("verify", "-q", "--json", json.toString(), "--", java, "-cp", WORK.resolve("program").toString(), "Main", "3");
+        assertEquals(3, r.status(), "the program's exit status passes through when nonSc = 0\n" + r.out() + r.err());
+        assertTrue(r.out().contains("verify-it total=2000 sum=2000 lazy=2000"), r.out());
+        assertTrue(r.out().contains("vbd verify: nonSc = 0"), r.out());
+        Map<String, Object> rep = report(json);
+        assertEquals(0, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
+        assertTrue(n(rep, "classes") > 100, "classes: " + rep.get("classes"));
+        assertTrue(n(rep, "rewritten") > 100, "rewritten: " + rep.get("rewritten"));
+        assertEquals(0, n(rep, "uncovered"), () -> String.valueOf(rep.get("uncoveredClasses")));
+        assertTrue(n(rep, "scSites") > 0);
+        assertTrue(n(rep, "hidden") > 0, "the lambda is a hidden class");
+    }
+
+    @Test
+    void accessOutsideTheRewriteIsReportedAndFailsTheRun() throws Exception {
+        Path json = WORK.resolve("escape.json");
+        Result r = vbd("verify", "-q", "--json", json.toString(), "--", "java", "-cp", WORK.resolve("escape").toString(), "Escape");
+        assertTrue(r.out().contains("escape ran"), r.out() + r.err());
+        assertEquals(1, r.status(), "exit status 1 when some access is not SC, though the program exited 0\n" + r.out());
+        Map<String, Object> rep = report(json);
+        assertEquals(1, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> f = ((List<Map<String, Object>>) rep.get("findings")).get(0);
+        assertEquals("Escape", f.get("class"));
+        assertEquals("main([Ljava/lang/String;)V", f.get("method"));
+        assertEquals("FIELD", f.get("kind"));
+        assertEquals(2L, f.get("offset"), "putstatic after aload_0, arraylength");
+        assertTrue(r.out().contains("Escape.main([Ljava/lang/String;)V @2: FIELD writes org.openjdk.jmh.infra.Blackhole.sink"), r.out());
+    }
+
+    @ParameterizedTest
+    @MethodSource("javas")
+    void preparedJdkIsSequentiallyConsistent(String java) throws Exception {
+        Path json = WORK.resolve("jdk-" + javas().indexOf(java) + ".json");
+        Result r = vbd("verify", "-q", "--jdk", "--json", json.toString(), "--", java);
+        Map<String, Object> rep = report(json);
+        assertEquals(0, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(n(rep, "classes") > 10000, "classes: " + rep.get("classes"));
+        assertEquals(n(rep, "classes") - n(rep, "excluded"), n(rep, "rewritten"));
+        assertEquals("jdk", rep.get("mode"));
+    }
+
+    @Test
+    void unrewrittenJarIsReportedStatically() throws Exception {
+        Path jar = HOME.resolve("vbd-demo/target/vbd-demo.jar");
+        Path json = WORK.resolve("jar.json");
+        Result r = vbd("verify", "-q", "--jar", jar.toString(), "--json", json.toString());
+        Map<String, Object> rep = report(json);
+        assertEquals(1, r.status(), "a jar as compiled is not SC\n" + r.out() + r.err());
+        assertTrue(n(rep, "nonSc") > 0);
+        assertEquals(0, n(rep, "rewritten"));
+        assertEquals(n(rep, "classes"), n(rep, "uncovered"));
+        assertEquals(0, n(rep, "unresolvedFields"), "JDK field owners resolve against the prepared JDK");
+    }
+
+    @Test
+    void missingJarIsNamed() throws Exception {
+        Result r = vbd("verify", "--jar", WORK.resolve("no-such.jar").toString());
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("no-such.jar") && r.err().contains("does not exist"), r.err());
+    }
+}
