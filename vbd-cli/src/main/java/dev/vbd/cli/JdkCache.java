@@ -1,6 +1,8 @@
 package dev.vbd.cli;
 
 import dev.vbd.core.Conventions;
+import dev.vbd.core.policy.RelaxedConfig;
+import dev.vbd.core.policy.RelaxedConfigException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +36,19 @@ public final class JdkCache {
 
     /** The prepared directory for this JDK, preparing it first if needed (with progress on stderr). */
     public static Path prepared(Path root, Jdk jdk, Path relaxed, Path vbdJar, boolean quiet) throws UsageException, IOException {
+        if (relaxed != null) {
+            // Most configs name only application code: they share the JDK prepared without a config.
+            Path base = prepared(root, jdk, null, vbdJar, quiet);
+            Path classes = base.resolve("classes.txt");
+            try {
+                if (Files.isRegularFile(classes)
+                        && !RelaxedConfig.load(relaxed).reachesAny(Files.readAllLines(classes, StandardCharsets.UTF_8))) {
+                    return base;
+                }
+            } catch (RelaxedConfigException e) {
+                throw new UsageException("bad relaxed config: " + e.getMessage());
+            }
+        }
         String key = key(jdk, relaxed, vbdJar);
         Path dir = root.resolve("jdk").resolve(sanitize(jdk.version()) + "-" + key);
         if (Files.isRegularFile(dir.resolve("complete"))) return dir;

@@ -150,6 +150,8 @@ public final class PrepareJdk {
                     e.getValue().size(), done.get() * 100 / Math.max(1, total));
         }
         Files.write(out.resolve("modules.txt"), moduleNames, StandardCharsets.UTF_8);
+        List<String> classNames = classIndex.keySet().stream().map(n -> n.replace('/', '.')).sorted().toList();
+        Files.write(out.resolve("classes.txt"), classNames, StandardCharsets.UTF_8);
         // The modules a class-path program resolves by default: patching any other module makes the
         // JVM warn "Unknown module", so the launcher patches these plus those the command line adds.
         List<String> boot = ModuleLayer.boot().modules().stream().map(Module::getName).sorted().toList();

@@ -178,6 +178,20 @@ public final class RelaxedConfig {
 
     public int size() { return rules.size(); }
 
+    /**
+     * Could any rule apply to one of these classes (dotted names)? The launcher asks this of the
+     * JDK's classes: a config that reaches none of them can share the JDK prepared without it.
+     */
+    public boolean reachesAny(Iterable<String> dottedClassNames) {
+        for (String cls : dottedClassNames) {
+            String pkg = packageOf(cls);
+            for (Rule r : rules) {
+                if (r.kind == Kind.PACKAGE ? r.owner.matches(pkg) : r.owner.matches(cls)) return true;
+            }
+        }
+        return false;
+    }
+
     static String packageOf(String dottedClass) {
         int dot = dottedClass.lastIndexOf('.');
         return dot < 0 ? "" : dottedClass.substring(0, dot);

@@ -1,0 +1,182 @@
+package dev.vbd.it.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One way of starting a program: {@link #stock()} is {@code <java> -cp DIR Main args};
+ * {@link #vbd()} is {@code <repo>/bin/vbd run [--relaxed FILE] -- <java> -cp DIR Main args}.
+ * Output goes to files under {@code vbd-it/target/it-runs/} (kept for a look after a failure)
+ * and is read back as UTF-8.
+ */
+public final class Launch {
+    /** Generous: a vbd start on a busy 2-core machine takes seconds, and a test program a few more. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(3);
+    /** Preparing a JDK rewrites all its modules: tens of seconds on a quiet machine, minutes on a busy one. */
+    private static final Duration PREPARE_TIMEOUT = Duration.ofMinutes(15);
+
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    private static final Map<String, Boolean> PREPARED = new ConcurrentHashMap<>();
+
+    private final Program program;
+    private final Jvm jvm;
+    private final String[] args;
+    private byte[] stdin;
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private Path relaxedConfig;
+    private final List<String> jvmOptions = new ArrayList<>();
+
+    Launch(Program program, Jvm jvm, String[] args) {
+        this.program = program;
+        this.jvm = jvm;
+        this.args = args.clone();
+    }
+
+    /** Bytes fed to the program's standard input; without it, standard input is empty. */
+    public Launch stdin(byte[] bytes) {
+        this.stdin = bytes.clone();
+        return this;
+    }
+
+    /** After this long the program is killed and the outcome says {@code timedOut}. */
+    public Launch timeout(Duration timeout) {
+        this.timeout = timeout;
+        return this;
+    }
+
+    /** A relaxed-scope config file for {@code vbd run --relaxed} (ignored by a stock run). */
+    public Launch relaxed(Path config) {
+        this.relaxedConfig = config;
+        return this;
+    }
+
+    /** Extra JVM options, for both stock and vbd runs. */
+    public Launch jvmOptions(String... options) {
+        jvmOptions.addAll(List.of(options));
+        return this;
+    }
+
+    public Outcome stock() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(jvm.launcher().toString());
+        cmd.addAll(javaArgs());
+        return execute("stock", cmd, timeout);
+    }
+
+    public Outcome vbd() {
+        prepare(jvm, relaxedConfig);
+        List<String> cmd = new ArrayList<>(vbdPrefix("run"));
+        if (relaxedConfig != null) {
+            cmd.add("--relaxed");
+            cmd.add(relaxedConfig.toString());
+        }
+        cmd.add("--");
+        cmd.add(jvm.launcher().toString());
+        cmd.addAll(javaArgs());
+        return execute(relaxedConfig == null ? "vbd" : "vbd --relaxed", cmd, timeout);
+    }
+
+    private List<String> javaArgs() {
+        List<String> a = new ArrayList<>(jvmOptions);
+        a.add("-cp");
+        a.add(program.classPath());
+        a.add("Main");
+        a.addAll(List.of(args));
+        return a;
+    }
+
+    /** Decoded leniently: a program that writes bytes that are not UTF-8 must fail an assertion, not the harness. */
+    private static String text(Path file) throws IOException {
+        return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+    }
+
+    private static List<String> vbdPrefix(String verb) {
+        return List.of(Programs.home().resolve("bin").resolve("vbd").toString(), verb);
+    }
+
+    /**
+     * Prepares the JDK for vbd once per test run before the first program runs on it, so that
+     * the one-time preparation (and a rebuild of vbd, when its sources changed) neither counts
+     * against a program's timeout nor shows up in the program's stderr. A relaxed config is part
+     * of the preparation (it may relax JDK classes), so each config is prepared on its own.
+     */
+    private static void prepare(Jvm jvm, Path relaxedConfig) {
+        // keyed by the jar's time stamp too: when vbd is rebuilt during a test run, its new build
+        // prepares the JDK afresh, and that must happen here, not inside a program's run
+        String key = jvm.feature() + "@" + jarStamp() + (relaxedConfig == null ? "" : "@" + relaxedConfig);
+        PREPARED.computeIfAbsent(key, k -> {
+            List<String> cmd = new ArrayList<>(vbdPrefix("prepare"));
+            if (relaxedConfig != null) {
+                cmd.add("--relaxed");
+                cmd.add(relaxedConfig.toString());
+            }
+            cmd.add("--");
+            cmd.add(jvm.launcher().toString());
+            Outcome o = execute("vbd prepare", cmd, jvm, null, "prepare", PREPARE_TIMEOUT);
+            if (o.timedOut() || o.exitStatus() != 0) {
+                throw new AssertionError("'vbd prepare' failed for " + jvm + ":\n" + o.describe());
+            }
+            return true;
+        });
+    }
+
+    private static long jarStamp() {
+        Path jar = Programs.home().resolve("vbd-cli").resolve("target").resolve("vbd.jar");
+        try {
+            return Files.exists(jar) ? Files.getLastModifiedTime(jar).toMillis() : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private Outcome execute(String mode, List<String> cmd, Duration limit) {
+        return execute(mode, cmd, jvm, stdin, program.name(), limit);
+    }
+
+    private static Outcome execute(String mode, List<String> cmd, Jvm jvm, byte[] stdin, String name, Duration limit) {
+        Path dir = Programs.target().resolve("it-runs");
+        String base = String.format("%04d-%s-jdk%d-%s", SEQUENCE.incrementAndGet(), name, jvm.feature(),
+                mode.replaceAll("[^A-Za-z0-9]+", "_"));
+        Path out = dir.resolve(base + ".out");
+        Path err = dir.resolve(base + ".err");
+        try {
+            Files.createDirectories(dir);
+            ProcessBuilder pb = new ProcessBuilder(cmd)
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile());
+            if (stdin != null) {
+                Path in = dir.resolve(base + ".in");
+                Files.write(in, stdin);
+                pb.redirectInput(in.toFile());
+            }
+            long start = System.nanoTime();
+            Process p = pb.start();
+            if (stdin == null) p.getOutputStream().close();
+            boolean ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+            if (!ended) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor();
+            }
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            return new Outcome(mode, jvm, List.copyOf(cmd), ended ? p.exitValue() : -1,
+                    text(out), text(err),
+                    !ended, millis, dir.resolve(base) + ".{out,err}");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + cmd, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + cmd, e);
+        }
+    }
+}
