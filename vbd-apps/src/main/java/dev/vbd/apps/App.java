@@ -1,0 +1,105 @@
+package dev.vbd.apps;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The workloads and how to launch each: main class and the JVM options it needs. The one place that
+ * builds their java command lines, for {@code bin/workload}, the tests and {@link Measure}.
+ */
+public enum App {
+    H2(H2Tpcc.class, List.of(), Map.of()),
+    LUCENE(LuceneSearch.class, List.of(), Map.of()),
+    JYTHON(JythonScript.class, List.of(), Map.of()),
+    SPARK(SparkWordCount.class, SparkWordCount.JVM_OPTIONS, SparkWordCount.ENVIRONMENT);
+
+    public final Class<?> mainClass;
+    public final List<String> jvmOptions;
+    /** Environment variables the workload's JVM needs (added to the inherited environment). */
+    public final Map<String, String> environment;
+
+    App(Class<?> mainClass, List<String> jvmOptions, Map<String, String> environment) {
+        this.mainClass = mainClass;
+        this.jvmOptions = jvmOptions;
+        this.environment = environment;
+    }
+
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static App byId(String id) {
+        for (App a : values()) {
+            if (a.id().equals(id)) return a;
+        }
+        throw new IllegalArgumentException("unknown workload '" + id + "'; known: "
+                + Arrays.stream(values()).map(App::id).toList());
+    }
+
+    /**
+     * The classpath of the workloads: the module's classes directory, then the jars the build copied into
+     * the lib directory, in the order of the resolved classpath that the build wrote to lib/classpath.txt.
+     */
+    public static String classpath(Path classes, Path lib) {
+        Path list = lib.resolve("classpath.txt");
+        if (!Files.isDirectory(classes) || !Files.isRegularFile(list)) {
+            throw new IllegalArgumentException("no built workloads at " + classes + " and " + list
+                    + " (run: mvn -pl vbd-apps -am -DskipTests package)");
+        }
+        List<String> entries = new ArrayList<>();
+        entries.add(classes.toString());
+        try {
+            for (String entry : Files.readString(list).trim().split(File.pathSeparator)) {
+                Path jar = lib.resolve(Path.of(entry).getFileName());
+                if (!Files.isRegularFile(jar)) {
+                    throw new IllegalArgumentException(list + " names " + entry + ", which is not in " + lib);
+                }
+                entries.add(jar.toString());
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot read " + list, e);
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    /** {@code java [jvm options] -cp CP main args...}: everything after the java launcher itself. */
+    public List<String> javaArgs(String classpath, List<String> args) {
+        List<String> cmd = new ArrayList<>(jvmOptions);
+        cmd.add("-cp");
+        cmd.add(classpath);
+        cmd.add(mainClass.getName());
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /**
+     * Prints how to launch a workload, for {@code bin/workload}: {@code App CLASSES LIB NAME [args...]}
+     * prints a line {@code NAME=VALUE} per environment variable, a line {@code --}, then the java
+     * arguments, one per line.
+     */
+    public static void main(String[] argv) {
+        if (argv.length < 3) {
+            System.err.println("usage: App CLASSES_DIR LIB_DIR NAME [workload args...]");
+            System.exit(2);
+        }
+        try {
+            App app = byId(argv[2]);
+            String cp = classpath(Path.of(argv[0]), Path.of(argv[1]));
+            new TreeMap<>(app.environment).forEach((k, v) -> System.out.println(k + "=" + v));
+            System.out.println("--");
+            for (String a : app.javaArgs(cp, Arrays.asList(argv).subList(3, argv.length))) {
+                System.out.println(a);
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("workload: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.vbd.apps;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the workloads in their own JVMs, stock or through bin/vbd, as the tests need them. */
+final class Launcher {
+
+    /** The JDKs the tests run on; a JDK missing on this machine is skipped, not failed. */
+    static final Path JDK17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
+    static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+
+    record Result(int exitCode, String stdout, String stderr, long millis) {
+        String describe() {
+            return "exit " + exitCode + " after " + millis + " ms\n--- stdout ---\n" + stdout
+                    + "\n--- stderr (last 4000 chars) ---\n" + stderr.substring(Math.max(0, stderr.length() - 4000));
+        }
+    }
+
+    static Path repo() {
+        return Path.of(required("vbd.home"));
+    }
+
+    static Path work() throws IOException {
+        Path w = Path.of(required("vbd.apps.work"));
+        Files.createDirectories(w);
+        return w;
+    }
+
+    private static String required(String property) {
+        String v = System.getProperty(property);
+        if (v == null || v.isBlank()) {
+            throw new IllegalStateException("system property " + property + " is not set (the module's surefire"
+                    + " configuration sets it; run the tests through Maven)");
+        }
+        return v;
+    }
+
+    static String classpath() {
+        return App.classpath(Path.of(required("vbd.apps.classes")), Path.of(required("vbd.apps.lib")));
+    }
+
+    /** {@code java ...} for the workload: the JDK's launcher, then the workload's java arguments. */
+    static List<String> javaCommand(App app, Path java, String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java.toString());
+        cmd.addAll(app.javaArgs(classpath(), List.of(args)));
+        return cmd;
+    }
+
+    /** {@code bin/vbd SUBCOMMAND [options] -- java ...}. */
+    static List<String> vbdCommand(String subcommand, List<String> options, List<String> javaCommand) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(repo().resolve("bin/vbd").toString());
+        cmd.add(subcommand);
+        cmd.addAll(options);
+        cmd.add("--");
+        cmd.addAll(javaCommand);
+        return cmd;
+    }
+
+    static Result run(App app, List<String> command, long timeoutSeconds, String label) throws Exception {
+        Path dir = work();
+        Path out = dir.resolve(label + ".out");
+        Path err = dir.resolve(label + ".err");
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        pb.environment().putAll(app.environment);
+        long start = System.nanoTime();
+        Process p = pb.start();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor();
+            fail(label + ": no exit within " + timeoutSeconds + " s: " + String.join(" ", command)
+                    + "\n--- stderr ---\n" + Files.readString(err, StandardCharsets.UTF_8));
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        Result r = new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8), millis);
+        System.out.println("[vbd-apps] " + label + ": exit " + r.exitCode() + " in " + millis + " ms");
+        return r;
+    }
+
+    /** Exit status 0 and the workload's closing line: the run checked its own answer. */
+    static void assertChecked(App app, Result r, String what) {
+        assertTrue(r.exitCode() == 0 && r.stdout().endsWith(app.id() + ": OK\n"),
+                what + " should exit 0 after its self-check:\n" + r.describe());
+    }
+}

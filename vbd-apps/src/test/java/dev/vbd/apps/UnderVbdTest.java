@@ -1,0 +1,60 @@
+package dev.vbd.apps;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Each real application gives the same stdout under bin/vbd as under stock Java, on each JDK, and
+ * passes its own result check both times. Sizes are small: the point is that the rewritten
+ * application and JDK still compute the same answer, not speed.
+ */
+class UnderVbdTest {
+
+    /** Small inputs, and how long a run may take (Spark under vbd rewrites thousands of Scala classes). */
+    static String[] smallArgs(App app) {
+        return switch (app) {
+            case H2 -> new String[]{"--size", "300", "--threads", "2"};
+            case LUCENE -> new String[]{"--size", "1500", "--threads", "2"};
+            case JYTHON -> new String[]{"--size", "2000", "--threads", "2"};
+            case SPARK -> new String[]{"--size", "1000", "--threads", "2"};
+        };
+    }
+
+    static long timeoutSeconds(App app) {
+        return app == App.SPARK ? 900 : 600;
+    }
+
+    static Stream<Arguments> cases() {
+        return Stream.of(Launcher.JDK17, Launcher.JDK25)
+                .flatMap(jdk -> Stream.of(App.values()).map(app -> Arguments.of(app, jdk)));
+    }
+
+    static String jdkName(Path java) {
+        return java.getParent().getParent().getFileName().toString();
+    }
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("cases")
+    void sameOutputAsStock(App app, Path java) throws Exception {
+        assumeTrue(Files.isExecutable(java), java + " is not installed here");
+        List<String> javaCmd = Launcher.javaCommand(app, java, smallArgs(app));
+        String label = app.id() + "-" + jdkName(java);
+
+        Launcher.Result stock = Launcher.run(app, javaCmd, timeoutSeconds(app), label + "-stock");
+        Launcher.assertChecked(app, stock, "stock " + label);
+
+        Launcher.Result vbd = Launcher.run(app, Launcher.vbdCommand("run", List.of(), javaCmd),
+                timeoutSeconds(app), label + "-vbd");
+        Launcher.assertChecked(app, vbd, "vbd " + label);
+        assertEquals(stock.stdout(), vbd.stdout(), label + ": stdout under vbd differs from stock");
+        System.out.println("[vbd-apps] " + label + ": stock " + stock.millis() + " ms, vbd " + vbd.millis() + " ms");
+    }
+}
