@@ -6,6 +6,7 @@ import dev.vbd.core.policy.RelaxedConfigException;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
+import dev.vbd.core.verify.Json;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -156,16 +157,15 @@ public final class PrepareJdk {
         // JVM warn "Unknown module", so the launcher patches these plus those the command line adds.
         List<String> boot = ModuleLayer.boot().modules().stream().map(Module::getName).sorted().toList();
         Files.write(out.resolve("boot-modules.txt"), boot, StandardCharsets.UTF_8);
-        StringBuilder fail = new StringBuilder();
-        failures.forEach((k, v) -> fail.append(fail.length() == 0 ? "" : ",\n    ")
-                .append('"').append(Json.escape(k)).append("\": \"").append(Json.escape(v)).append('"'));
         double seconds = (System.nanoTime() - start) / 1e9;
-        String report = "{\n  \"javaHome\": \"" + Json.escape(System.getProperty("java.home")) + "\",\n"
-                + "  \"javaVersion\": \"" + Json.escape(System.getProperty("java.version")) + "\",\n"
-                + "  \"classes\": " + total + ",\n  \"rewritten\": " + rewritten.get() + ",\n"
-                + "  \"seconds\": " + String.format("%.1f", seconds) + ",\n"
-                + "  \"unrewritable\": {" + (fail.length() == 0 ? "" : "\n    " + fail + "\n  ") + "}\n}\n";
-        Files.writeString(out.resolve("report.json"), report);
+        Map<String, Object> report = new java.util.LinkedHashMap<>();
+        report.put("javaHome", System.getProperty("java.home"));
+        report.put("javaVersion", System.getProperty("java.version"));
+        report.put("classes", total);
+        report.put("rewritten", rewritten.get());
+        report.put("seconds", Math.round(seconds * 10) / 10.0);
+        report.put("unrewritable", new TreeMap<>(failures));
+        Files.writeString(out.resolve("report.json"), Json.write(report));
         System.err.printf("vbd: JDK prepared in %.1f s: %d classes rewritten, %d left as they were%n",
                 seconds, rewritten.get(), failures.size());
         failures.forEach((k, v) -> System.err.println("vbd:   not rewritten (uncovered): " + v));
