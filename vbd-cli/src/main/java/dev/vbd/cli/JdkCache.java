@@ -117,8 +117,17 @@ public final class JdkCache {
                 Path jarInfo = d.resolve("vbd-jar.txt");
                 if (!Files.isRegularFile(complete) || !Files.readString(complete).trim().equals(jdk.home().toString())) continue;
                 if (Files.isRegularFile(jarInfo) && Files.readString(jarInfo).trim().equals(current)) continue;
-                deleteTree(d);
-                Files.deleteIfExists(d.getParent().resolve(d.getFileName() + ".lock"));
+                Path lockFile = d.getParent().resolve(d.getFileName() + ".lock");
+                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lockFile,
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+                    java.nio.channels.FileLock lock = ch.tryLock();
+                    if (lock == null) continue; // another vbd is working on it; leave it
+                    try {
+                        deleteTree(d);
+                    } finally {
+                        lock.release();
+                    }
+                }
             }
         }
     }
@@ -146,12 +155,16 @@ public final class JdkCache {
 
     static void deleteTree(Path p) throws IOException {
         if (!Files.exists(p)) return;
+        // Another vbd may be deleting the same stale tree: entries vanishing mid-walk are fine.
         try (Stream<Path> walk = Files.walk(p)) {
             for (Path q : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(q);
             }
+        } catch (java.nio.file.NoSuchFileException | java.io.UncheckedIOException e) {
+            if (Files.exists(p)) throw e;
         }
     }
+
 
     /**
      * Adds the modules that {@code --add-modules} names on the program's command line (up to the main
