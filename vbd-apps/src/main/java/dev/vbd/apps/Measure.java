@@ -44,10 +44,11 @@ public final class Measure {
         this.classes = repo.resolve("vbd-apps/target/classes");
         this.lib = repo.resolve("vbd-apps/target/lib");
         this.vbdLauncher = repo.resolve("bin/vbd");
-        sizes.put(App.H2, 1000);
-        sizes.put(App.LUCENE, 10_000);
-        sizes.put(App.JYTHON, 10_000);
-        sizes.put(App.SPARK, 10_000);
+        // about one second per iteration each on 2 cores, so a full run takes about 15 minutes
+        sizes.put(App.H2, 500);
+        sizes.put(App.LUCENE, 5_000);
+        sizes.put(App.JYTHON, 5_000);
+        sizes.put(App.SPARK, 5_000);
     }
 
     public static void main(String[] args) throws Exception {
