@@ -12,7 +12,6 @@ import java.lang.instrument.Instrumentation;
  */
 public final class VbdAgent {
     static final int EXIT_BAD_SETUP = 2;
-    private static volatile RewriteStats stats;
 
     private VbdAgent() {}
 
@@ -35,7 +34,6 @@ public final class VbdAgent {
             return;
         }
         RewriteStats s = new RewriteStats();
-        stats = s;
         inst.addTransformer(new VbdTransformer(policy, options.skipUnrewritable(), s), false);
         if (options.verifyReport() != null) {
             VerifyWalk walk = VerifyWalk.start(inst);
@@ -53,9 +51,6 @@ public final class VbdAgent {
         }
     }
 
-    public static RewriteStats stats() {
-        return stats;
-    }
 
     private static void die(String message) {
         System.err.println("vbd: " + message);
