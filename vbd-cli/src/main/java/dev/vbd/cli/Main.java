@@ -50,9 +50,13 @@ public final class Main {
     }
 
     static int run(List<String> args) throws UsageException, IOException {
-        if (args.isEmpty() || args.get(0).equals("help") || args.get(0).equals("--help") || args.get(0).equals("-h")) {
+        if (args.isEmpty()) {
+            System.err.print(USAGE);
+            return 2;
+        }
+        if (args.get(0).equals("help") || args.get(0).equals("--help") || args.get(0).equals("-h")) {
             System.out.print(USAGE);
-            return args.isEmpty() ? 2 : 0;
+            return 0;
         }
         String verb = args.get(0);
         List<String> rest = args.subList(1, args.size());
