@@ -217,11 +217,6 @@ public final class ConstructorLeaks {
         }
 
         @Override
-        public BasicValue newValue(Type type) {
-            return super.newValue(type);
-        }
-
-        @Override
         public BasicValue copyOperation(AbstractInsnNode insn, BasicValue value) throws AnalyzerException {
             return value == THIS ? THIS : super.copyOperation(insn, value);
         }
@@ -234,7 +229,9 @@ public final class ConstructorLeaks {
 
         @Override
         public BasicValue merge(BasicValue a, BasicValue b) {
-            if (a == THIS || b == THIS) return a == b ? THIS : (a == THIS && b.isReference() || b == THIS && a.isReference() ? THIS : super.merge(a, b));
+            // a reference that may be this is treated as this: leaking it may leak this
+            BasicValue other = a == THIS ? b : b == THIS ? a : null;
+            if (other != null && (other == THIS || other.isReference())) return THIS;
             return super.merge(a, b);
         }
     }
