@@ -1,0 +1,31 @@
+package dev.vbd.litmus.mp;
+
+import org.openjdk.jcstress.annotations.*;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.openjdk.jcstress.annotations.Expect.*;
+
+/** Message passing on two AtomicIntegers, stored with lazySet and loaded with get: data, then a flag. */
+@JCStressTest
+@Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "the reader ran entirely before the writer")
+@Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "the reader's flag load, writer, the reader's data load")
+@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "the writer ran before the reader")
+@Outcome(id = "1, 0", expect = FORBIDDEN, desc = "saw the flag but not the data stored before it: not SC")
+@State
+public class AtomicLazySet {
+    AtomicInteger data = new AtomicInteger(), flag = new AtomicInteger();
+
+    @Actor
+    public void writer() {
+        data.lazySet(1);
+        flag.lazySet(1);
+    }
+
+    @Actor
+    public void reader(II_Result r) {
+        r.r1 = flag.get();
+        r.r2 = data.get();
+    }
+}

@@ -1,0 +1,120 @@
+package dev.vbd.litmus.run;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Runs jcstress as its own host JVM, once per configuration and pass. jcstress forks each test JVM
+ * with the host's {@code java.home} and class path and mixes the host's own JVM options into every
+ * fork, so the host is a plain {@code java} of the JDK under test; vbd reaches only the forks, through
+ * {@code -jvmArgsPrepend}.
+ */
+final class Jcstress {
+    /** One neutral option: jcstress probes its own matrix of JVM modes when none is given. */
+    private static final String FORK_JVM_ARGS = "-XX:+UseG1GC";
+    private static final Pattern HEADLINE = Pattern.compile("^\\.*\\s*\\[(\\w[\\w ]*)\\]\\s+(\\S+)");
+
+    private final String java;
+    private final Path out;
+    private final Preset preset;
+    private final String classpath;
+    private String javaVersion;
+
+    Jcstress(String java, Path out, Preset preset) {
+        this.java = java;
+        this.out = out;
+        this.preset = preset;
+        this.classpath = System.getProperty("java.class.path");
+    }
+
+    String javaVersion() throws IOException, InterruptedException {
+        if (javaVersion == null) {
+            Process p = new ProcessBuilder(java, "-XshowSettings:properties", "-version").redirectErrorStream(true).start();
+            String vendor = "", version = "";
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    line = line.trim();
+                    if (line.startsWith("java.vm.vendor = ")) vendor = line.substring("java.vm.vendor = ".length());
+                    if (line.startsWith("java.runtime.version = ")) version = line.substring("java.runtime.version = ".length());
+                }
+            }
+            if (p.waitFor() != 0 || version.isEmpty()) {
+                throw new IOException("'" + java + "' does not run as a java launcher");
+            }
+            javaVersion = version + (vendor.isEmpty() ? "" : " (" + vendor + ")");
+        }
+        return javaVersion;
+    }
+
+    void run(String config, int pass, List<String> prepend, List<Litmus.Suite.Test> tests, Map<String, Tally> tallies)
+            throws IOException, InterruptedException {
+        Path dir = out.resolve(config).resolve("pass-" + pass);
+        Files.createDirectories(dir);
+        List<String> cmd = new ArrayList<>(List.of(java, "-cp", classpath, "org.openjdk.jcstress.Main"));
+        cmd.addAll(preset.jcstressArgs);
+        cmd.addAll(List.of("-sc", "false", "-jvmArgs", FORK_JVM_ARGS, "-r", dir.resolve("report").toString()));
+        // one -jvmArgsPrepend per option: a single one would be split at spaces, and paths may have them
+        for (String a : prepend) {
+            cmd.add("-jvmArgsPrepend");
+            cmd.add(a);
+        }
+        cmd.add("-t");
+        cmd.add(tests.stream().map(t -> Pattern.quote(t.name())).collect(Collectors.joining("|", "^(?:", ")$")));
+
+        Path log = dir.resolve("jcstress.log");
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        String progress = null;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+             PrintWriter w = new PrintWriter(Files.newBufferedWriter(log))) {
+            boolean summary = false;
+            for (String line; (line = r.readLine()) != null; ) {
+                w.println(line);
+                // after the last fork jcstress repeats every failure in its summary: progress is over
+                summary |= line.startsWith("RUN RESULTS");
+                if (summary) continue;
+                Matcher m = HEADLINE.matcher(line);
+                if (m.find()) {
+                    System.err.printf("vbd litmus: %s: %-6s %s%n", config, m.group(1), shortName(m.group(2)));
+                } else if (line.startsWith("(ETA:")) {
+                    progress = line;
+                } else if (line.startsWith("(Results:") && progress != null) {
+                    System.err.printf("vbd litmus: %s: %s %s%n", config, progress, line);
+                    progress = null;
+                }
+            }
+        }
+        int status = p.waitFor();
+        Path blob;
+        try (Stream<Path> files = Files.list(dir)) {
+            blob = files.filter(f -> f.getFileName().toString().matches("jcstress-results-.*\\.bin\\.gz"))
+                    .findFirst().orElse(null);
+        }
+        // jcstress exits non-zero when a test fails; that is a result, not a broken run
+        if (blob == null) {
+            throw new IOException("jcstress (" + config + ", exit status " + status + ") wrote no results; see " + log
+                    + System.lineSeparator() + tail(log));
+        }
+        ResultFile.addTo(blob, tallies);
+    }
+
+    private static String shortName(String name) {
+        return name.startsWith("dev.vbd.litmus.") ? name.substring("dev.vbd.litmus.".length()) : name;
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log);
+        return String.join(System.lineSeparator(), lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    }
+}

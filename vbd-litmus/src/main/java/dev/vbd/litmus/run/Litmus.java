@@ -1,0 +1,141 @@
+package dev.vbd.litmus.run;
+
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Mode;
+import org.openjdk.jcstress.infra.TestInfo;
+import org.openjdk.jcstress.infra.runners.TestList;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code vbd litmus}: runs the jcstress tests of this module under vbd (and under stock Java with
+ * {@code --stock}), through the same jcstress forks, and reports per test how many samples each
+ * configuration took and how many were forbidden. Exit status: 0 when vbd showed no forbidden outcome
+ * and no error, 1 otherwise, 2 for bad arguments, 3 when a full run could not gather its samples.
+ */
+public final class Litmus {
+    private Litmus() {}
+
+    public static void main(String[] argv) {
+        if (argv.length < 1) {
+            System.err.println("usage: Litmus VBD_HOME [options]");
+            System.exit(2);
+        }
+        try {
+            LitmusOptions o = LitmusOptions.parse(Arrays.asList(argv).subList(1, argv.length));
+            System.exit(run(Path.of(argv[0]), o));
+        } catch (LitmusOptions.UsageException e) {
+            System.err.println("vbd litmus: " + e.getMessage());
+            System.err.print(LitmusOptions.USAGE);
+            System.exit(2);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("vbd litmus: " + e.getMessage());
+            System.exit(1);
+        } catch (InterruptedException e) {
+            System.exit(130);
+        }
+    }
+
+    static int run(Path home, LitmusOptions o) throws IOException, InterruptedException, LitmusOptions.UsageException {
+        List<Suite.Test> tests = Suite.select(o.tests);
+        if (tests.isEmpty()) throw new LitmusOptions.UsageException("no test matches --tests '" + o.tests + "'");
+        Path out = o.out != null ? o.out : Files.createTempDirectory("vbd-litmus-");
+        Files.createDirectories(out);
+        Path harness = out.resolve("harness.relaxed");
+        try (InputStream in = Litmus.class.getResourceAsStream("harness.relaxed")) {
+            Files.copy(in, harness, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        long start = System.nanoTime();
+        Jcstress jcstress = new Jcstress(o.java, out, o.preset);
+        System.err.printf("vbd litmus: %d tests, %s mode, JDK %s; reports in %s%n",
+                tests.size(), o.preset.id(), jcstress.javaVersion(), out);
+
+        Map<String, Map<String, Tally>> byConfig = new LinkedHashMap<>();
+        List<String> vbdArgs = VbdArgs.of(home, o.java, harness);
+        byConfig.put("vbd", collect("vbd", vbdArgs, tests, o.preset, jcstress));
+        if (o.stock) {
+            byConfig.put("stock", collect("stock", List.of(), tests, o.preset, jcstress));
+        }
+        double minutes = (System.nanoTime() - start) / 60e9;
+
+        Report report = new Report(o.preset, jcstress.javaVersion(), tests, byConfig, minutes);
+        System.out.print(report.table());
+        if (o.json != null) {
+            Files.createDirectories(o.json.toAbsolutePath().getParent());
+            Files.writeString(o.json, report.json());
+            System.err.println("vbd litmus: JSON written to " + o.json);
+        }
+        return report.exitStatus();
+    }
+
+    /**
+     * Runs the tests in one configuration; in full mode, passes again over the tests that are still
+     * short of samples.
+     */
+    private static Map<String, Tally> collect(String config, List<String> prepend, List<Suite.Test> tests,
+                                              Preset preset, Jcstress jcstress) throws IOException, InterruptedException {
+        Map<String, Tally> tallies = new TreeMap<>();
+        List<Suite.Test> todo = new ArrayList<>();
+        for (Suite.Test t : tests) {
+            if (t.runnable()) todo.add(t);
+        }
+        for (int pass = 1; !todo.isEmpty() && pass <= preset.maxPasses; pass++) {
+            System.err.printf("vbd litmus: %s, pass %d: %d tests%n", config, pass, todo.size());
+            jcstress.run(config, pass, prepend, todo, tallies);
+            List<Suite.Test> next = new ArrayList<>();
+            for (Suite.Test t : todo) {
+                Tally tally = tallies.get(t.name());
+                boolean broken = tally == null || tally.error != null;
+                if (!broken && tally.samples < t.minSamples(preset)) next.add(t);
+            }
+            todo = next;
+        }
+        return tallies;
+    }
+
+    /** The tests of this module, from the list jcstress's annotation processor generated. */
+    static final class Suite {
+        record Test(String name, int actors, boolean termination, int cpus) {
+            String shortName() {
+                return name.startsWith("dev.vbd.litmus.") ? name.substring("dev.vbd.litmus.".length()) : name;
+            }
+
+            boolean runnable() {
+                return actors <= cpus;
+            }
+
+            long minSamples(Preset p) {
+                return termination ? p.minTerminationSamples : p.minSamples;
+            }
+        }
+
+        static List<Test> select(java.util.regex.Pattern filter) {
+            int cpus = Runtime.getRuntime().availableProcessors();
+            List<Test> tests = new ArrayList<>();
+            for (String name : TestList.tests()) {
+                if (!filter.matcher(name).find()) continue;
+                TestInfo info = TestList.getInfo(name);
+                tests.add(new Test(name, info.threads(), isTermination(name), cpus));
+            }
+            return tests;
+        }
+
+        private static boolean isTermination(String name) {
+            try {
+                JCStressTest a = Class.forName(name, false, Suite.class.getClassLoader()).getAnnotation(JCStressTest.class);
+                return a != null && a.value() == Mode.Termination;
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("test " + name + " is listed but not on the class path", e);
+            }
+        }
+    }
+}

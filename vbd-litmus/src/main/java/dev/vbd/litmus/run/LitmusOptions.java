@@ -1,0 +1,63 @@
+package dev.vbd.litmus.run;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/** {@code vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java J] [--out DIR]}. */
+final class LitmusOptions {
+    static final String USAGE = """
+            usage: vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java JAVA] [--out DIR]
+              --quick       one short fork per test and JVM configuration (the default; a few minutes)
+              --full        forks until every test has at least 10^7 samples (10^3 for spin-loop tests)
+              --stock       also run every test under stock Java, through the same jcstress forks
+              --json FILE   write the results as JSON
+              --tests REGEX only the tests whose name matches (e.g. 'sb\\.|mp\\.')
+              --java JAVA   the java launcher of the JDK to test (default: java on the PATH)
+              --out DIR     where jcstress's reports and logs go (default: a new directory under /tmp)
+            """;
+
+    Preset preset = Preset.QUICK;
+    boolean stock;
+    Path json;
+    Pattern tests = Pattern.compile(".*");
+    String java = "java";
+    Path out;
+
+    static LitmusOptions parse(List<String> args) throws UsageException {
+        LitmusOptions o = new LitmusOptions();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--quick" -> o.preset = Preset.QUICK;
+                case "--full" -> o.preset = Preset.FULL;
+                case "--stock" -> o.stock = true;
+                case "--json" -> o.json = Path.of(value(args, ++i, a)).toAbsolutePath();
+                case "--out" -> o.out = Path.of(value(args, ++i, a)).toAbsolutePath();
+                case "--java" -> o.java = value(args, ++i, a);
+                case "--tests" -> {
+                    String re = value(args, ++i, a);
+                    try {
+                        o.tests = Pattern.compile(re);
+                    } catch (PatternSyntaxException e) {
+                        throw new UsageException("--tests '" + re + "' is not a regular expression: " + e.getDescription());
+                    }
+                }
+                default -> throw new UsageException("unknown option '" + a + "'");
+            }
+        }
+        return o;
+    }
+
+    private static String value(List<String> args, int i, String option) throws UsageException {
+        if (i >= args.size() || args.get(i).isEmpty()) throw new UsageException(option + " needs a value");
+        return args.get(i);
+    }
+
+    static final class UsageException extends Exception {
+        UsageException(String message) {
+            super(message);
+        }
+    }
+}

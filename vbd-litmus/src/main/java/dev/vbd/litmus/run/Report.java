@@ -1,0 +1,161 @@
+package dev.vbd.litmus.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The table, the JSON and the exit status of a litmus run. */
+final class Report {
+    private final Preset preset;
+    private final String jdk;
+    private final List<Litmus.Suite.Test> tests;
+    private final Map<String, Map<String, Tally>> byConfig;
+    private final double minutes;
+
+    Report(Preset preset, String jdk, List<Litmus.Suite.Test> tests, Map<String, Map<String, Tally>> byConfig,
+           double minutes) {
+        this.preset = preset;
+        this.jdk = jdk;
+        this.tests = tests;
+        this.byConfig = byConfig;
+        this.minutes = minutes;
+    }
+
+    private Tally tally(String config, Litmus.Suite.Test t) {
+        Map<String, Tally> m = byConfig.get(config);
+        if (m == null) return null;
+        return m.getOrDefault(t.name(), new Tally());
+    }
+
+    private static String notRun(Litmus.Suite.Test t) {
+        return t.runnable() ? null
+                : "not run: " + t.actors() + " actors need " + t.actors() + " CPUs, this machine has " + t.cpus();
+    }
+
+    List<String> vbdFailures() {
+        List<String> bad = new ArrayList<>();
+        for (Litmus.Suite.Test t : tests) {
+            if (!t.runnable()) continue;
+            Tally v = tally("vbd", t);
+            if (v.forbidden > 0) bad.add(t.shortName() + ": " + v.forbidden + " forbidden " + v.forbiddenOutcomes);
+            else if (v.error != null) bad.add(t.shortName() + ": " + v.error);
+            else if (!v.ran()) bad.add(t.shortName() + ": no result");
+        }
+        return bad;
+    }
+
+    List<String> shortOfSamples() {
+        List<String> shortOf = new ArrayList<>();
+        for (String config : byConfig.keySet()) {
+            for (Litmus.Suite.Test t : tests) {
+                Tally x = tally(config, t);
+                if (t.runnable() && x.ran() && x.samples < t.minSamples(preset)) {
+                    shortOf.add(t.shortName() + " (" + config + "): " + x.samples + " < " + t.minSamples(preset));
+                }
+            }
+        }
+        return shortOf;
+    }
+
+    int exitStatus() {
+        if (!vbdFailures().isEmpty()) return 1;
+        if (!shortOfSamples().isEmpty()) return 3;
+        return 0;
+    }
+
+    String table() {
+        boolean stock = byConfig.containsKey("stock");
+        int width = Math.max(4, tests.stream().mapToInt(t -> t.shortName().length()).max().orElse(4));
+        StringBuilder sb = new StringBuilder();
+        String head = String.format(Locale.ROOT, "%-" + width + "s  %6s  %14s  %11s", "test", "actors", "vbd samples", "vbd forbid.");
+        if (stock) head += String.format(Locale.ROOT, "  %14s  %13s", "stock samples", "stock forbid.");
+        sb.append(head).append("  note\n");
+        int stockTeeth = 0, run = 0;
+        for (Litmus.Suite.Test t : tests) {
+            Tally v = tally("vbd", t);
+            String row = String.format(Locale.ROOT, "%-" + width + "s  %6d  %,14d  %,11d", t.shortName(), t.actors(), v.samples, v.forbidden);
+            List<String> notes = new ArrayList<>();
+            if (t.runnable()) run++;
+            if (stock) {
+                Tally s = tally("stock", t);
+                row += String.format(Locale.ROOT, "  %,14d  %,13d", s.samples, s.forbidden);
+                if (s.forbidden > 0) stockTeeth++;
+                if (s.error != null) notes.add("stock: " + s.error);
+                if (s.interesting > 0) notes.add("stock: " + String.format(Locale.ROOT, "%,d", s.interesting) + " weak (allowed)");
+            }
+            if (notRun(t) != null) notes.add(notRun(t));
+            if (v.error != null) notes.add("vbd: " + v.error);
+            if (v.forbidden > 0) notes.add("vbd FORBIDDEN " + v.forbiddenOutcomes);
+            if (v.interesting > 0) notes.add("vbd: " + String.format(Locale.ROOT, "%,d", v.interesting) + " weak (allowed: relaxed)");
+            sb.append(row).append("  ").append(String.join("; ", notes)).append('\n');
+        }
+        sb.append(String.format(Locale.ROOT, "%n%d tests (%d run here), %s mode, JDK %s, %.1f min%n",
+                tests.size(), run, preset.id(), jdk, minutes));
+        List<String> bad = vbdFailures();
+        sb.append(bad.isEmpty() ? "vbd: no forbidden outcome in any test\n"
+                : "vbd: FAILED in " + bad.size() + " tests:\n  " + String.join("\n  ", bad) + "\n");
+        if (stock) sb.append("stock: forbidden outcomes seen in ").append(stockTeeth).append(" tests\n");
+        List<String> shortOf = shortOfSamples();
+        if (!shortOf.isEmpty()) sb.append("short of samples:\n  ").append(String.join("\n  ", shortOf)).append('\n');
+        return sb.toString();
+    }
+
+    String json() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\n  \"mode\": ").append(str(preset.id()))
+          .append(",\n  \"jdk\": ").append(str(jdk))
+          .append(",\n  \"cpus\": ").append(Runtime.getRuntime().availableProcessors())
+          .append(",\n  \"minutes\": ").append(String.format(Locale.ROOT, "%.2f", minutes))
+          .append(",\n  \"vbdForbidden\": ").append(tests.stream().filter(Litmus.Suite.Test::runnable)
+                  .mapToLong(t -> tally("vbd", t).forbidden).sum())
+          .append(",\n  \"tests\": [");
+        String sep = "\n";
+        for (Litmus.Suite.Test t : tests) {
+            sb.append(sep).append("    {\"name\": ").append(str(t.shortName()))
+              .append(", \"actors\": ").append(t.actors())
+              .append(", \"termination\": ").append(t.termination());
+            if (notRun(t) != null) sb.append(", \"notRun\": ").append(str(notRun(t)));
+            sb.append(",\n     \"vbd\": ").append(config(tally("vbd", t)))
+              .append(",\n     \"stock\": ").append(byConfig.containsKey("stock") ? config(tally("stock", t)) : "null")
+              .append('}');
+            sep = ",\n";
+        }
+        return sb.append("\n  ]\n}\n").toString();
+    }
+
+    private static String config(Tally t) {
+        StringBuilder sb = new StringBuilder("{\"samples\": ").append(t.samples)
+                .append(", \"forbidden\": ").append(t.forbidden)
+                .append(", \"interesting\": ").append(t.interesting)
+                .append(", \"forks\": ").append(t.forks);
+        if (!t.forbiddenOutcomes.isEmpty()) {
+            sb.append(", \"forbiddenOutcomes\": {");
+            String sep = "";
+            for (var e : t.forbiddenOutcomes.entrySet()) {
+                sb.append(sep).append(str(e.getKey())).append(": ").append(e.getValue());
+                sep = ", ";
+            }
+            sb.append('}');
+        }
+        if (t.error != null) sb.append(", \"error\": ").append(str(t.error));
+        return sb.append('}').toString();
+    }
+
+    private static String str(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    else sb.append(c);
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+}

@@ -1,0 +1,31 @@
+package dev.vbd.litmus.sb;
+
+import org.openjdk.jcstress.annotations.*;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+import static org.openjdk.jcstress.annotations.Expect.*;
+
+/** Store buffering (Dekker) on two elements of an AtomicIntegerArray in plain mode (setPlain, getPlain). */
+@JCStressTest
+@Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "actor1 ran entirely before actor2")
+@Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "actor2 ran entirely before actor1")
+@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both stores ran before both loads")
+@Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
+@State
+public class AtomicArrayPlain {
+    AtomicIntegerArray a = new AtomicIntegerArray(2);
+
+    @Actor
+    public void actor1(II_Result r) {
+        a.setPlain(0, 1);
+        r.r1 = a.getPlain(1);
+    }
+
+    @Actor
+    public void actor2(II_Result r) {
+        a.setPlain(1, 1);
+        r.r2 = a.getPlain(0);
+    }
+}

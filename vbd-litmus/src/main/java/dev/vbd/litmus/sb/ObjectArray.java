@@ -1,0 +1,29 @@
+package dev.vbd.litmus.sb;
+
+import org.openjdk.jcstress.annotations.*;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.*;
+
+/** Store buffering (Dekker) on two elements of a plain Object[], each read as null or not. */
+@JCStressTest
+@Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "actor1 ran entirely before actor2")
+@Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "actor2 ran entirely before actor1")
+@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both stores ran before both loads")
+@Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
+@State
+public class ObjectArray {
+    Object[] a = new Object[2];
+
+    @Actor
+    public void actor1(II_Result r) {
+        a[0] = this;
+        r.r1 = a[1] == null ? 0 : 1;
+    }
+
+    @Actor
+    public void actor2(II_Result r) {
+        a[1] = this;
+        r.r2 = a[0] == null ? 0 : 1;
+    }
+}

@@ -1,0 +1,44 @@
+package dev.vbd.litmus.sb;
+
+import org.openjdk.jcstress.annotations.*;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+import static org.openjdk.jcstress.annotations.Expect.*;
+
+/** Store buffering (Dekker) on two int fields through VarHandle release stores and acquire loads. */
+@JCStressTest
+@Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "actor1 ran entirely before actor2")
+@Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "actor2 ran entirely before actor1")
+@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both stores ran before both loads")
+@Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
+@State
+public class VarHandleAcquireRelease {
+    static final VarHandle X, Y;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            X = l.findVarHandle(VarHandleAcquireRelease.class, "x", int.class);
+            Y = l.findVarHandle(VarHandleAcquireRelease.class, "y", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    int x, y;
+
+    @Actor
+    public void actor1(II_Result r) {
+        X.setRelease(this, 1);
+        r.r1 = (int) Y.getAcquire(this);
+    }
+
+    @Actor
+    public void actor2(II_Result r) {
+        Y.setRelease(this, 1);
+        r.r2 = (int) X.getAcquire(this);
+    }
+}

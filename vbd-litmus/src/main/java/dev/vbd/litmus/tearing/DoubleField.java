@@ -1,0 +1,30 @@
+package dev.vbd.litmus.tearing;
+
+import org.openjdk.jcstress.annotations.*;
+import org.openjdk.jcstress.infra.results.J_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.*;
+
+/** Access atomicity of a plain double field: all 64 bits stored at once, or none. */
+@JCStressTest
+@Outcome(id = "0", expect = ACCEPTABLE, desc = "reader, writer")
+@Outcome(id = "-1", expect = ACCEPTABLE, desc = "writer, reader")
+@Outcome(expect = FORBIDDEN, desc = "part of the old value and part of the new: the access tore, not SC")
+@State
+public class DoubleField {
+    // All bits set: a NaN. The reader reports raw bits, since a D_Result would print every NaN
+    // alike, and a half of these bits with zeros is a NaN too.
+    static final double ALL_ONES = Double.longBitsToDouble(-1L);
+
+    double x;
+
+    @Actor
+    public void writer() {
+        x = ALL_ONES;
+    }
+
+    @Actor
+    public void reader(J_Result r) {
+        r.r1 = Double.doubleToRawLongBits(x);
+    }
+}

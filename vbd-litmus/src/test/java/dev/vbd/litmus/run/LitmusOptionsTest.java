@@ -1,0 +1,39 @@
+package dev.vbd.litmus.run;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class LitmusOptionsTest {
+    @Test
+    void quickIsTheDefaultAndStockIsOptIn() throws Exception {
+        LitmusOptions o = LitmusOptions.parse(List.of());
+        assertEquals(Preset.QUICK, o.preset);
+        assertFalse(o.stock);
+        assertNull(o.json);
+    }
+
+    @Test
+    void readsEveryOption() throws Exception {
+        LitmusOptions o = LitmusOptions.parse(List.of("--full", "--stock", "--json", "r.json", "--tests", "sb\\.", "--java", "/j/bin/java"));
+        assertEquals(Preset.FULL, o.preset);
+        assertTrue(o.stock);
+        assertTrue(o.json.isAbsolute());
+        assertTrue(o.json.endsWith("r.json"));
+        assertTrue(o.tests.matcher("dev.vbd.litmus.sb.IntField").find());
+        assertFalse(o.tests.matcher("dev.vbd.litmus.mp.IntField").find());
+        assertEquals("/j/bin/java", o.java);
+    }
+
+    @Test
+    void namesTheBadArgument() {
+        var e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--quik")));
+        assertTrue(e.getMessage().contains("--quik"), e.getMessage());
+        e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--json")));
+        assertEquals("--json needs a value", e.getMessage());
+        e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--tests", "sb(")));
+        assertTrue(e.getMessage().startsWith("--tests 'sb(' is not a regular expression"), e.getMessage());
+    }
+}

@@ -1,0 +1,98 @@
+package dev.vbd.litmus.run;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class ReportTest {
+    private static final Litmus.Suite.Test SB = new Litmus.Suite.Test("dev.vbd.litmus.sb.IntField", 2, false, 2);
+    private static final Litmus.Suite.Test SPIN = new Litmus.Suite.Test("dev.vbd.litmus.spin.StaticFlag", 1, true, 2);
+    private static final Litmus.Suite.Test IRIW = new Litmus.Suite.Test("dev.vbd.litmus.iriw.IntField", 4, false, 2);
+
+    private static Tally tally(long samples, long forbidden) {
+        Tally t = new Tally();
+        t.samples = samples;
+        t.forbidden = forbidden;
+        t.forks = 2;
+        if (forbidden > 0) t.forbiddenOutcomes.put("0, 0", forbidden);
+        return t;
+    }
+
+    private static Report report(Preset preset, Tally sbVbd, Tally spinVbd, boolean stock) {
+        Map<String, Map<String, Tally>> byConfig = new LinkedHashMap<>();
+        Map<String, Tally> vbd = new TreeMap<>();
+        vbd.put(SB.name(), sbVbd);
+        vbd.put(SPIN.name(), spinVbd);
+        byConfig.put("vbd", vbd);
+        if (stock) {
+            Map<String, Tally> s = new TreeMap<>();
+            s.put(SB.name(), tally(20_000_000, 1234));
+            s.put(SPIN.name(), tally(20_000, 7));
+            byConfig.put("stock", s);
+        }
+        return new Report(preset, "17.0.15", List.of(SB, SPIN, IRIW), byConfig, 1.5);
+    }
+
+    @Test
+    void jsonHasEveryTestWithIntegerSamplesAndForbiddenPerConfiguration() {
+        String json = report(Preset.QUICK, tally(1_000_000, 0), tally(50, 0), true).json();
+        assertTrue(json.contains("{\"name\": \"sb.IntField\", \"actors\": 2, \"termination\": false,\n"
+                + "     \"vbd\": {\"samples\": 1000000, \"forbidden\": 0, \"interesting\": 0, \"forks\": 2},\n"
+                + "     \"stock\": {\"samples\": 20000000, \"forbidden\": 1234, \"interesting\": 0, \"forks\": 2, "
+                + "\"forbiddenOutcomes\": {\"0, 0\": 1234}}}"), json);
+        assertTrue(json.contains("\"name\": \"iriw.IntField\", \"actors\": 4, \"termination\": false, "
+                + "\"notRun\": \"not run: 4 actors need 4 CPUs, this machine has 2\""), json);
+    }
+
+    @Test
+    void stockIsNullWhenNotRun() {
+        String json = report(Preset.QUICK, tally(1_000_000, 0), tally(50, 0), false).json();
+        assertTrue(json.contains("\"stock\": null"), json);
+        assertFalse(json.contains("\"stock\": {"), json);
+    }
+
+    @Test
+    void anyForbiddenOutcomeUnderVbdFailsTheRun() {
+        Report r = report(Preset.QUICK, tally(1_000_000, 3), tally(50, 0), true);
+        assertEquals(1, r.exitStatus());
+        assertTrue(r.table().contains("vbd: FAILED in 1 tests"), r.table());
+        assertTrue(r.table().contains("sb.IntField: 3 forbidden {0, 0=3}"), r.table());
+    }
+
+    @Test
+    void anErrorUnderVbdFailsTheRun() {
+        Tally broken = tally(0, 0);
+        broken.addError("VM_ERROR: fork crashed");
+        assertEquals(1, report(Preset.QUICK, broken, tally(50, 0), false).exitStatus());
+    }
+
+    @Test
+    void aRunnableTestWithoutResultsFailsTheRun() {
+        Tally none = new Tally();
+        assertEquals(1, report(Preset.QUICK, tally(10, 0), none, false).exitStatus());
+    }
+
+    @Test
+    void aFullRunShortOfSamplesSaysSo() {
+        Report r = report(Preset.FULL, tally(9_999_999, 0), tally(20_000, 0), false);
+        assertEquals(3, r.exitStatus());
+        assertTrue(r.table().contains("sb.IntField (vbd): 9999999 < 10000000"), r.table());
+        assertEquals(0, report(Preset.FULL, tally(10_000_000, 0), tally(20_000, 0), false).exitStatus());
+    }
+
+    @Test
+    void theTableShowsBothConfigurationsAndWhatCouldNotRun() {
+        String table = report(Preset.QUICK, tally(1_000_000, 0), tally(50, 0), true).table();
+        assertTrue(table.contains("sb.IntField"), table);
+        assertTrue(table.contains("20,000,000"), table);
+        assertTrue(table.contains("1,234"), table);
+        assertTrue(table.contains("not run: 4 actors need 4 CPUs"), table);
+        assertTrue(table.contains("stock: forbidden outcomes seen in 2 tests"), table);
+        assertTrue(table.contains("vbd: no forbidden outcome in any test"), table);
+    }
+}
