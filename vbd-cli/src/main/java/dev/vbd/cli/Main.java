@@ -27,6 +27,8 @@ public final class Main {
                                                  static check of a jar, or of the prepared JDK
               prepare [options] -- java          rewrite a JDK ahead of time (run does it on first use)
               demo [-- java]                     the paper's examples under stock Java and under vbd
+              litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java J]
+                                                 the jcstress litmus suite under vbd (and stock Java)
 
             options:
               --relaxed FILE        relaxed scopes for code you cannot annotate (docs/relaxed-config.md)

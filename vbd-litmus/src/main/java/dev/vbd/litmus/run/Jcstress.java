@@ -79,6 +79,7 @@ final class Jcstress {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
              PrintWriter w = new PrintWriter(Files.newBufferedWriter(log))) {
             boolean summary = false;
+            long lastStatus = 0;
             for (String line; (line = r.readLine()) != null; ) {
                 w.println(line);
                 // after the last fork jcstress repeats every failure in its summary: progress is over
@@ -90,23 +91,43 @@ final class Jcstress {
                 } else if (line.startsWith("(ETA:")) {
                     progress = line;
                 } else if (line.startsWith("(Results:") && progress != null) {
-                    System.err.printf("vbd litmus: %s: %s %s%n", config, progress, line);
+                    if (System.nanoTime() - lastStatus > 30e9) {
+                        System.err.printf("vbd litmus: %s: %s %s%n", config, progress, line);
+                        lastStatus = System.nanoTime();
+                    }
                     progress = null;
                 }
             }
         }
         int status = p.waitFor();
-        Path blob;
-        try (Stream<Path> files = Files.list(dir)) {
-            blob = files.filter(f -> f.getFileName().toString().matches("jcstress-results-.*\\.bin\\.gz"))
-                    .findFirst().orElse(null);
-        }
+        Path blob = blobIn(dir);
         // jcstress exits non-zero when a test fails; that is a result, not a broken run
         if (blob == null) {
             throw new IOException("jcstress (" + config + ", exit status " + status + ") wrote no results; see " + log
                     + System.lineSeparator() + tail(log));
         }
         ResultFile.addTo(blob, tallies);
+    }
+
+    private static Path blobIn(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("jcstress-results-.*\\.bin\\.gz"))
+                    .findFirst().orElse(null);
+        }
+    }
+
+    /** The tallies of every pass an earlier run of this configuration left under {@code out}. */
+    static Map<String, Tally> readEarlier(Path out, String config) throws IOException {
+        Map<String, Tally> tallies = new java.util.TreeMap<>();
+        Path dir = out.resolve(config);
+        if (!Files.isDirectory(dir)) return tallies;
+        try (Stream<Path> passes = Files.list(dir)) {
+            for (Path pass : passes.filter(Files::isDirectory).sorted().toList()) {
+                Path blob = blobIn(pass);
+                if (blob != null) ResultFile.addTo(blob, tallies);
+            }
+        }
+        return tallies;
     }
 
     private static String shortName(String name) {

@@ -48,7 +48,7 @@ public final class Litmus {
     static int run(Path home, LitmusOptions o) throws IOException, InterruptedException, LitmusOptions.UsageException {
         List<Suite.Test> tests = Suite.select(o.tests);
         if (tests.isEmpty()) throw new LitmusOptions.UsageException("no test matches --tests '" + o.tests + "'");
-        Path out = o.out != null ? o.out : Files.createTempDirectory("vbd-litmus-");
+        Path out = o.from != null ? o.from : o.out != null ? o.out : Files.createTempDirectory("vbd-litmus-");
         Files.createDirectories(out);
         Path harness = out.resolve("harness.relaxed");
         try (InputStream in = Litmus.class.getResourceAsStream("harness.relaxed")) {
@@ -56,16 +56,25 @@ public final class Litmus {
         }
         long start = System.nanoTime();
         Jcstress jcstress = new Jcstress(o.java, out, o.preset);
-        System.err.printf("vbd litmus: %d tests, %s mode, JDK %s; reports in %s%n",
-                tests.size(), o.preset.id(), jcstress.javaVersion(), out);
-
         Map<String, Map<String, Tally>> byConfig = new LinkedHashMap<>();
-        List<String> vbdArgs = VbdArgs.of(home, o.java, harness);
-        byConfig.put("vbd", collect("vbd", vbdArgs, tests, o.preset, jcstress));
-        if (o.stock) {
-            byConfig.put("stock", collect("stock", List.of(), tests, o.preset, jcstress));
+        double minutes;
+        if (o.from != null) {
+            for (String config : List.of("vbd", "stock")) {
+                Map<String, Tally> tallies = Jcstress.readEarlier(o.from, config);
+                if (!tallies.isEmpty()) byConfig.put(config, tallies);
+            }
+            if (!byConfig.containsKey("vbd")) throw new IOException("no results of a vbd run under " + o.from);
+            minutes = Double.NaN;
+        } else {
+            System.err.printf("vbd litmus: %d tests, %s mode, JDK %s; reports in %s%n",
+                    tests.size(), o.preset.id(), jcstress.javaVersion(), out);
+            List<String> vbdArgs = VbdArgs.of(home, o.java, harness);
+            byConfig.put("vbd", collect("vbd", vbdArgs, tests, o.preset, jcstress));
+            if (o.stock) {
+                byConfig.put("stock", collect("stock", List.of(), tests, o.preset, jcstress));
+            }
+            minutes = (System.nanoTime() - start) / 60e9;
         }
-        double minutes = (System.nanoTime() - start) / 60e9;
 
         Report report = new Report(o.preset, jcstress.javaVersion(), tests, byConfig, minutes);
         System.out.print(report.table());
@@ -95,7 +104,7 @@ public final class Litmus {
             for (Suite.Test t : todo) {
                 Tally tally = tallies.get(t.name());
                 boolean broken = tally == null || tally.error != null;
-                if (!broken && tally.samples < t.minSamples(preset)) next.add(t);
+                if (!broken && tally.needsSamples(t.minSamples(preset))) next.add(t);
             }
             todo = next;
         }
@@ -121,7 +130,7 @@ public final class Litmus {
         static List<Test> select(java.util.regex.Pattern filter) {
             int cpus = Runtime.getRuntime().availableProcessors();
             List<Test> tests = new ArrayList<>();
-            for (String name : TestList.tests()) {
+            for (String name : new java.util.TreeSet<>(TestList.tests())) {
                 if (!filter.matcher(name).find()) continue;
                 TestInfo info = TestList.getInfo(name);
                 tests.add(new Test(name, info.threads(), isTermination(name), cpus));

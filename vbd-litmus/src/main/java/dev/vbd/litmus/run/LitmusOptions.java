@@ -1,5 +1,6 @@
 package dev.vbd.litmus.run;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -8,7 +9,7 @@ import java.util.regex.PatternSyntaxException;
 /** {@code vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java J] [--out DIR]}. */
 final class LitmusOptions {
     static final String USAGE = """
-            usage: vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java JAVA] [--out DIR]
+            usage: vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java JAVA] [--out DIR | --from DIR]
               --quick       one short fork per test and JVM configuration (the default; a few minutes)
               --full        forks until every test has at least 10^7 samples (10^3 for spin-loop tests)
               --stock       also run every test under stock Java, through the same jcstress forks
@@ -16,6 +17,7 @@ final class LitmusOptions {
               --tests REGEX only the tests whose name matches (e.g. 'sb\\.|mp\\.')
               --java JAVA   the java launcher of the JDK to test (default: java on the PATH)
               --out DIR     where jcstress's reports and logs go (default: a new directory under /tmp)
+              --from DIR    run nothing: report again on the results an earlier run left in its --out DIR
             """;
 
     Preset preset = Preset.QUICK;
@@ -24,6 +26,7 @@ final class LitmusOptions {
     Pattern tests = Pattern.compile(".*");
     String java = "java";
     Path out;
+    Path from;
 
     static LitmusOptions parse(List<String> args) throws UsageException {
         LitmusOptions o = new LitmusOptions();
@@ -36,6 +39,12 @@ final class LitmusOptions {
                 case "--json" -> o.json = Path.of(value(args, ++i, a)).toAbsolutePath();
                 case "--out" -> o.out = Path.of(value(args, ++i, a)).toAbsolutePath();
                 case "--java" -> o.java = value(args, ++i, a);
+                case "--from" -> {
+                    o.from = Path.of(value(args, ++i, a)).toAbsolutePath();
+                    if (!Files.isDirectory(o.from.resolve("vbd"))) {
+                        throw new UsageException("--from " + o.from + " holds no results of an earlier run (no vbd/ in it)");
+                    }
+                }
                 case "--tests" -> {
                     String re = value(args, ++i, a);
                     try {

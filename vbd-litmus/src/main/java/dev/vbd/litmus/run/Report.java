@@ -50,7 +50,7 @@ final class Report {
         for (String config : byConfig.keySet()) {
             for (Litmus.Suite.Test t : tests) {
                 Tally x = tally(config, t);
-                if (t.runnable() && x.ran() && x.samples < t.minSamples(preset)) {
+                if (t.runnable() && x.ran() && x.needsSamples(t.minSamples(preset))) {
                     shortOf.add(t.shortName() + " (" + config + "): " + x.samples + " < " + t.minSamples(preset));
                 }
             }
@@ -90,8 +90,8 @@ final class Report {
             if (v.interesting > 0) notes.add("vbd: " + String.format(Locale.ROOT, "%,d", v.interesting) + " weak (allowed: relaxed)");
             sb.append(row).append("  ").append(String.join("; ", notes)).append('\n');
         }
-        sb.append(String.format(Locale.ROOT, "%n%d tests (%d run here), %s mode, JDK %s, %.1f min%n",
-                tests.size(), run, preset.id(), jdk, minutes));
+        sb.append(String.format(Locale.ROOT, "%n%d tests (%d run here), %s mode, JDK %s%s%n", tests.size(), run,
+                preset.id(), jdk, Double.isNaN(minutes) ? "" : String.format(Locale.ROOT, ", %.1f min", minutes)));
         List<String> bad = vbdFailures();
         sb.append(bad.isEmpty() ? "vbd: no forbidden outcome in any test\n"
                 : "vbd: FAILED in " + bad.size() + " tests:\n  " + String.join("\n  ", bad) + "\n");
@@ -106,7 +106,7 @@ final class Report {
         sb.append("{\n  \"mode\": ").append(str(preset.id()))
           .append(",\n  \"jdk\": ").append(str(jdk))
           .append(",\n  \"cpus\": ").append(Runtime.getRuntime().availableProcessors())
-          .append(",\n  \"minutes\": ").append(String.format(Locale.ROOT, "%.2f", minutes))
+          .append(",\n  \"minutes\": ").append(Double.isNaN(minutes) ? "null" : String.format(Locale.ROOT, "%.2f", minutes))
           .append(",\n  \"vbdForbidden\": ").append(tests.stream().filter(Litmus.Suite.Test::runnable)
                   .mapToLong(t -> tally("vbd", t).forbidden).sum())
           .append(",\n  \"tests\": [");

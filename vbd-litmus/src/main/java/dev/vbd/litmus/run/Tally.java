@@ -22,6 +22,14 @@ final class Tally {
         return forks > 0;
     }
 
+    /**
+     * Whether more samples are worth taking: a test that already showed a forbidden or a weak
+     * outcome has made its point, and for a spin loop every further stale sample costs a timeout.
+     */
+    boolean needsSamples(long target) {
+        return samples < target && forbidden == 0 && interesting == 0;
+    }
+
     void addError(String message) {
         if (error == null) error = message;
     }

@@ -33,6 +33,8 @@ class LitmusOptionsTest {
         assertTrue(e.getMessage().contains("--quik"), e.getMessage());
         e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--json")));
         assertEquals("--json needs a value", e.getMessage());
+        e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--from", "/nonexistent/run")));
+        assertTrue(e.getMessage().contains("holds no results of an earlier run"), e.getMessage());
         e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--tests", "sb(")));
         assertTrue(e.getMessage().startsWith("--tests 'sb(' is not a regular expression"), e.getMessage());
     }

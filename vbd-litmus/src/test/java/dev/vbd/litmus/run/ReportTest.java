@@ -86,6 +86,15 @@ class ReportTest {
     }
 
     @Test
+    void aTestThatAlreadyShowedItsWeakOutcomeNeedsNoMoreSamples() {
+        Tally stale = tally(40, 0);
+        stale.interesting = 25;
+        assertEquals(0, report(Preset.FULL, tally(10_000_000, 0), stale, false).exitStatus());
+        assertFalse(stale.needsSamples(1_000));
+        assertTrue(tally(40, 0).needsSamples(1_000));
+    }
+
+    @Test
     void theTableShowsBothConfigurationsAndWhatCouldNotRun() {
         String table = report(Preset.QUICK, tally(1_000_000, 0), tally(50, 0), true).table();
         assertTrue(table.contains("sb.IntField"), table);
