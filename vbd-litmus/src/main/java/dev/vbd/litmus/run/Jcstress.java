@@ -87,7 +87,7 @@ final class Jcstress {
                 if (summary) continue;
                 Matcher m = HEADLINE.matcher(line);
                 if (m.find()) {
-                    System.err.printf("vbd litmus: %s: %-6s %s%n", config, m.group(1), shortName(m.group(2)));
+                    System.err.printf("vbd litmus: %s: %-6s %s%n", config, m.group(1), Litmus.Suite.shortName(m.group(2)));
                 } else if (line.startsWith("(ETA:")) {
                     progress = line;
                 } else if (line.startsWith("(Results:") && progress != null) {
@@ -128,10 +128,6 @@ final class Jcstress {
             }
         }
         return tallies;
-    }
-
-    private static String shortName(String name) {
-        return name.startsWith("dev.vbd.litmus.") ? name.substring("dev.vbd.litmus.".length()) : name;
     }
 
     private static String tail(Path log) throws IOException {

@@ -115,7 +115,7 @@ public final class Litmus {
     static final class Suite {
         record Test(String name, int actors, boolean termination, int cpus) {
             String shortName() {
-                return name.startsWith("dev.vbd.litmus.") ? name.substring("dev.vbd.litmus.".length()) : name;
+                return Suite.shortName(name);
             }
 
             boolean runnable() {
@@ -125,6 +125,11 @@ public final class Litmus {
             long minSamples(Preset p) {
                 return termination ? p.minTerminationSamples : p.minSamples;
             }
+        }
+
+        /** A test's name without the package prefix every test of this module shares. */
+        static String shortName(String name) {
+            return name.startsWith("dev.vbd.litmus.") ? name.substring("dev.vbd.litmus.".length()) : name;
         }
 
         static List<Test> select(java.util.regex.Pattern filter) {
