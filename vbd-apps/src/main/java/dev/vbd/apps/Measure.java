@@ -44,11 +44,17 @@ public final class Measure {
         this.classes = repo.resolve("vbd-apps/target/classes");
         this.lib = repo.resolve("vbd-apps/target/lib");
         this.vbdLauncher = repo.resolve("bin/vbd");
-        // about one second per iteration each on 2 cores, so a full run takes about 15 minutes
+        // about one second per iteration each on 2 cores, so a full run takes about 40 minutes
         sizes.put(App.H2, 500);
         sizes.put(App.LUCENE, 5_000);
         sizes.put(App.JYTHON, 5_000);
         sizes.put(App.SPARK, 5_000);
+        sizes.put(App.LUCENE_INDEX, 4_000);
+        sizes.put(App.XALAN, 5_000);
+        sizes.put(App.JAVAC, 30);
+        sizes.put(App.FOP, 32);
+        sizes.put(App.JETTY, 5_000);
+        sizes.put(App.SPARK_MLLIB, 10_000);
     }
 
     public static void main(String[] args) throws Exception {
@@ -149,7 +155,7 @@ public final class Measure {
         StringBuilder report = new StringBuilder();
         report.append(String.format(Locale.ROOT, "java: %s; %d invocations x %d iterations (%d warm-up), %d threads%n",
                 java, invocations, iterations, warmup, threads));
-        report.append(String.format(Locale.ROOT, "%-8s %7s  %22s  %22s  %7s%n", "app", "size", "stock ms (95% CI)",
+        report.append(String.format(Locale.ROOT, "%-12s %7s  %22s  %22s  %7s%n", "app", "size", "stock ms (95% CI)",
                 "vbd ms (95% CI)", "vbd/stock"));
         // make sure the JDK is prepared before anything is timed
         launch(vbd("run", List.of("--quiet"), List.of(java, "-cp", classes.toString(), Hello.class.getName())), Map.of());
@@ -174,13 +180,13 @@ public final class Measure {
                         throw new IllegalStateException(app.id() + ": stdout differs between runs (invocation " + i + ")");
                     }
                 }
-                report.append(String.format(Locale.ROOT, "%-8s %7d  %22s  %22s  %7.2f%n", app.id(), e.getValue(),
+                report.append(String.format(Locale.ROOT, "%-12s %7d  %22s  %22s  %7.2f%n", app.id(), e.getValue(),
                         ci(stock), ci(vbd), mean(vbd) / mean(stock)));
             } catch (IllegalStateException failure) {
                 String reason = failure.getMessage().lines().filter(l -> l.contains("FAILED")).findFirst()
                         .orElse(failure.getMessage().lines().findFirst().orElse(""));
                 System.err.println(failure.getMessage());
-                report.append(String.format(Locale.ROOT, "%-8s %7d  FAILED: %s%n", app.id(), e.getValue(), reason));
+                report.append(String.format(Locale.ROOT, "%-12s %7d  FAILED: %s%n", app.id(), e.getValue(), reason));
             }
             System.err.print(report);
         }
@@ -197,7 +203,7 @@ public final class Measure {
             helloStock.add(s.wallMs());
             helloVbd.add(v.wallMs());
         }
-        report.append(String.format(Locale.ROOT, "%-8s %7s  %22s  %22s  %7.2f   (process wall time, %d runs, incl. bin/vbd)%n",
+        report.append(String.format(Locale.ROOT, "%-12s %7s  %22s  %22s  %7.2f   (process wall time, %d runs, incl. bin/vbd)%n",
                 "hello", "-", ci(helloStock), ci(helloVbd), mean(helloVbd) / mean(helloStock), helloRuns));
 
         Path cache = Files.createTempDirectory("vbd-measure-cache");
