@@ -31,7 +31,7 @@ import org.apache.fop.events.model.EventSeverity;
 /**
  * Apache FOP: generated XSL-FO documents (chapters of justified text with headers and footers, bordered
  * tables, lists, footnotes, and a closing summary that cites every chapter's page number) laid out and
- * rendered to PDF in memory, one document per job on a fixed pool of threads sharing one FopFactory.
+ * rendered to PDF in memory, one document per job on a fixed pool of threads.
  * Only the standard PDF fonts are used, so no font files are read or scanned.
  *
  * <p>{@code --size} is the number of chapters, spread over {@value #DOCUMENTS} documents. Self-check: FOP
@@ -62,7 +62,13 @@ public final class FopRender extends Workload {
     private static final Pattern VARYING = Pattern.compile(
             "/ID \\[<[0-9A-F]+> <[0-9A-F]+>\\]|<xmp:MetadataDate>[^<]*</xmp:MetadataDate>");
 
-    private FopFactory fopFactory;
+    /**
+     * One factory per document job. FOP keeps its configuration as a DOM and reads it afresh for every
+     * document; the JDK's DOM builds nodes lazily on reads, so reading one configuration from several
+     * threads at once races (seen on stock Java as a NullPointerException in FOP's configuration code,
+     * and as a document rendered without its configured settings).
+     */
+    private final FopFactory[] factories = new FopFactory[DOCUMENTS];
 
     public static void main(String[] args) {
         new FopRender().main(args, 32);
@@ -75,9 +81,11 @@ public final class FopRender extends Workload {
 
     @Override
     protected void setUp(Options options) throws Exception {
-        FopConfParser conf = new FopConfParser(new ByteArrayInputStream(CONFIGURATION.getBytes(StandardCharsets.UTF_8)),
-                new File(".").toURI());
-        fopFactory = conf.getFopFactoryBuilder().build();
+        for (int d = 0; d < DOCUMENTS; d++) {
+            FopConfParser conf = new FopConfParser(new ByteArrayInputStream(CONFIGURATION.getBytes(StandardCharsets.UTF_8)),
+                    new File(".").toURI());
+            factories[d] = conf.getFopFactoryBuilder().build();
+        }
     }
 
     private static String escape(String s) {
@@ -187,6 +195,7 @@ public final class FopRender extends Workload {
             int first = d * (size / DOCUMENTS) + Math.min(d, size % DOCUMENTS);
             String fo = document(d, first, chapters);
 
+            FopFactory fopFactory = factories[d];
             FOUserAgent agent = fopFactory.newFOUserAgent();
             agent.setCreationDate(CREATED);
             agent.setProducer("vbd-apps");
@@ -216,6 +225,7 @@ public final class FopRender extends Workload {
         String pdf = new String(bytes, StandardCharsets.ISO_8859_1);
         check(pdf.startsWith("%PDF-"), where + "the output starts with %PDF-");
         check(pdf.stripTrailing().endsWith("%%EOF"), where + "the output ends with %%EOF");
+        check(!pdf.contains("/FlateDecode"), where + "the PDF's streams are uncompressed, as configured");
         int pages = results.getPageCount();
         @SuppressWarnings("unchecked")
         List<PageSequenceResults> sequences = results.getPageSequences();

@@ -43,7 +43,7 @@ public final class JettyServe extends Workload {
     private URI base;
 
     public static void main(String[] args) {
-        new JettyServe().main(args, 5_000);
+        new JettyServe().main(args, 2_500);
     }
 
     @Override

@@ -51,10 +51,10 @@ public final class Measure {
         sizes.put(App.SPARK, 5_000);
         sizes.put(App.LUCENE_INDEX, 4_000);
         sizes.put(App.XALAN, 5_000);
-        sizes.put(App.JAVAC, 30);
+        sizes.put(App.JAVAC, 24);
         sizes.put(App.FOP, 32);
-        sizes.put(App.JETTY, 5_000);
-        sizes.put(App.SPARK_MLLIB, 10_000);
+        sizes.put(App.JETTY, 2_500);
+        sizes.put(App.SPARK_MLLIB, 5_000);
     }
 
     public static void main(String[] args) throws Exception {

@@ -47,7 +47,7 @@ public final class SparkMllib extends Workload {
     private JavaSparkContext sc;
 
     public static void main(String[] args) {
-        new SparkMllib().main(args, 10_000);
+        new SparkMllib().main(args, 5_000);
     }
 
     @Override

@@ -55,7 +55,7 @@ class WorkloadTest {
      * iterations in one JVM agree: what makes stock and vbd runs comparable byte for byte.
      */
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = App.class, names = {"H2", "LUCENE", "JYTHON", "LUCENE_INDEX", "XALAN", "JETTY"})
+    @EnumSource(value = App.class, names = {"H2", "LUCENE", "JYTHON", "LUCENE_INDEX", "XALAN", "FOP", "JETTY"})
     void resultDoesNotDependOnThreadCount(App app) throws Exception {
         String size = UnderVbdTest.smallArgs(app)[1];
         Launcher.Result one = Launcher.run(app, Launcher.javaCommand(app, Launcher.JDK17,
