@@ -45,7 +45,7 @@ public final class JavacCompile extends Workload {
     private static final int MODULUS = 1009;
 
     public static void main(String[] args) {
-        new JavacCompile().main(args, 24);
+        new JavacCompile().main(args, 20);
     }
 
     @Override

@@ -51,7 +51,7 @@ public final class Measure {
         sizes.put(App.SPARK, 5_000);
         sizes.put(App.LUCENE_INDEX, 4_000);
         sizes.put(App.XALAN, 5_000);
-        sizes.put(App.JAVAC, 24);
+        sizes.put(App.JAVAC, 20);
         sizes.put(App.FOP, 32);
         sizes.put(App.JETTY, 2_500);
         sizes.put(App.SPARK_MLLIB, 5_000);
