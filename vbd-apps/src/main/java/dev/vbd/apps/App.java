@@ -12,13 +12,19 @@ import java.util.TreeMap;
 
 /**
  * The workloads and how to launch each: main class and the JVM options it needs. The one place that
- * builds their java command lines, for {@code bin/workload}, the tests and {@link Measure}.
+ * builds their java command lines, for {@code bin/workload}, the tests and the benchmark harness.
  */
 public enum App {
     H2(H2Tpcc.class, List.of(), Map.of()),
     LUCENE(LuceneSearch.class, List.of(), Map.of()),
     JYTHON(JythonScript.class, List.of(), Map.of()),
-    SPARK(SparkWordCount.class, SparkWordCount.JVM_OPTIONS, SparkWordCount.ENVIRONMENT);
+    SPARK(SparkWordCount.class, SparkWordCount.JVM_OPTIONS, SparkWordCount.ENVIRONMENT),
+    LUCENE_INDEX(LuceneIndex.class, List.of(), Map.of()),
+    XALAN(XalanTransform.class, List.of(), Map.of()),
+    JAVAC(JavacCompile.class, List.of(), Map.of()),
+    FOP(FopRender.class, List.of("-Djava.awt.headless=true"), Map.of()),
+    JETTY(JettyServe.class, List.of(), Map.of()),
+    SPARK_MLLIB(SparkMllib.class, SparkWordCount.JVM_OPTIONS, SparkWordCount.ENVIRONMENT);
 
     public final Class<?> mainClass;
     public final List<String> jvmOptions;
@@ -32,7 +38,7 @@ public enum App {
     }
 
     public String id() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     public static App byId(String id) {

@@ -62,18 +62,24 @@ public final class SparkWordCount extends Workload {
      */
     public static final Map<String, String> ENVIRONMENT = Map.of("SPARK_USER", "vbd-apps", "SPARK_LOCAL_IP", "127.0.0.1");
 
-    @Override
-    protected void setUp(Options options) {
+    /** A local-mode context with {@code threads} executor threads, quiet, on the loopback interface. */
+    static JavaSparkContext localContext(String appName, int threads, int partitions) {
         SparkConf conf = new SparkConf()
-                .setMaster("local[" + options.threads() + "]")
-                .setAppName("vbd-wordcount")
+                .setMaster("local[" + threads + "]")
+                .setAppName(appName)
                 .set("spark.ui.enabled", "false")
                 .set("spark.ui.showConsoleProgress", "false")
                 .set("spark.driver.host", "127.0.0.1")
                 .set("spark.driver.bindAddress", "127.0.0.1")
-                .set("spark.sql.shuffle.partitions", String.valueOf(PARTITIONS));
-        sc = new JavaSparkContext(conf);
+                .set("spark.sql.shuffle.partitions", String.valueOf(partitions));
+        JavaSparkContext sc = new JavaSparkContext(conf);
         sc.setLogLevel("WARN");
+        return sc;
+    }
+
+    @Override
+    protected void setUp(Options options) {
+        sc = localContext("vbd-wordcount", options.threads(), PARTITIONS);
     }
 
     @Override

@@ -1,7 +1,13 @@
 package dev.vbd.apps;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Shared driver of every workload main: parses {@code --size N --threads N --iterations N}, runs the
@@ -13,7 +19,7 @@ import java.util.Locale;
  * produce the same result text: a workload whose answer changes between iterations is broken.
  *
  * <p>The timing line has a fixed format, {@code vbd-apps: NAME iteration I time_ms T}, which the
- * benchmark harness ({@link Measure}) parses.
+ * benchmark harness ({@code dev.vbd.bench}) parses.
  */
 public abstract class Workload {
 
@@ -117,6 +123,39 @@ public abstract class Workload {
             throw new IllegalArgumentException(option + " needs a positive integer, got '" + value + "'");
         }
         return n;
+    }
+
+    /** One of the independent jobs of an iteration. */
+    protected interface Job<T> {
+        T run(int job) throws Exception;
+    }
+
+    /**
+     * Runs jobs {@code 0..jobs-1} on a fixed pool of {@code threads} threads and returns their results in
+     * job order. The number of jobs is the workload's, not the thread count, so that the combined result
+     * is the same whatever the thread count. Rethrows the first failed job's exception.
+     */
+    protected static <T> List<T> inParallel(int threads, int jobs, Job<T> job) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<T>> futures = new ArrayList<>();
+            for (int j = 0; j < jobs; j++) {
+                int id = j;
+                futures.add(pool.submit(() -> job.run(id)));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> f : futures) {
+                try {
+                    results.add(f.get());
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof Exception cause) throw cause;
+                    throw e;
+                }
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** Throws with a message naming the check when {@code ok} is false. */

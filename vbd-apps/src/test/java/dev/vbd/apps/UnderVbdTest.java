@@ -25,11 +25,35 @@ class UnderVbdTest {
             case LUCENE -> new String[]{"--size", "1500", "--threads", "2"};
             case JYTHON -> new String[]{"--size", "2000", "--threads", "2"};
             case SPARK -> new String[]{"--size", "1000", "--threads", "2"};
+            case LUCENE_INDEX -> new String[]{"--size", "500", "--threads", "2"};
+            case XALAN -> new String[]{"--size", "400", "--threads", "2"};
+            case JAVAC -> new String[]{"--size", "4", "--threads", "2"};
+            case FOP -> new String[]{"--size", "8", "--threads", "2"};
+            case JETTY -> new String[]{"--size", "300", "--threads", "2"};
+            case SPARK_MLLIB -> new String[]{"--size", "2000", "--threads", "2"};
         };
     }
 
     static long timeoutSeconds(App app) {
-        return app == App.SPARK ? 900 : 600;
+        return app == App.SPARK || app == App.SPARK_MLLIB ? 900 : 600;
+    }
+
+    /** With {@code -Dvbd.apps.all=true}, every workload on every JDK, whatever {@link #covered} says. */
+    static final boolean ALL = Boolean.getBoolean("vbd.apps.all");
+
+    /**
+     * Which workloads a plain test run checks on which JDK. Each run under vbd costs tens of seconds (the
+     * agent rewrites the application's classes), and the whole suite must fit in CI's time: the later
+     * workloads run on JDK 17 only, and Spark MLlib (minutes, for thousands of Scala and Breeze classes)
+     * only with {@code -Dvbd.apps.all=true}.
+     */
+    static boolean covered(App app, Path java) {
+        if (ALL) return true;
+        return switch (app) {
+            case H2, LUCENE, JYTHON, SPARK -> true;
+            case LUCENE_INDEX, XALAN, JAVAC, FOP, JETTY -> java.equals(Launcher.JDK17);
+            case SPARK_MLLIB -> false;
+        };
     }
 
     static Stream<Arguments> cases() {
@@ -45,6 +69,7 @@ class UnderVbdTest {
     @MethodSource("cases")
     void sameOutputAsStock(App app, Path java) throws Exception {
         assumeTrue(Files.isExecutable(java), java + " is not installed here");
+        assumeTrue(covered(app, java), app.id() + " on " + java + " runs only with -Dvbd.apps.all=true");
         List<String> javaCmd = Launcher.javaCommand(app, java, smallArgs(app));
         String label = app.id() + "-" + jdkName(java);
 

@@ -2,6 +2,7 @@ package dev.vbd.apps;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,9 +26,18 @@ class VerifyTest {
         return Pattern.compile("\"" + key + "\"\\s*:\\s*(\\d+)");
     }
 
+    /**
+     * A verified run costs more than a plain vbd run; FOP and Spark MLlib, the slowest, are verified only
+     * with {@code -Dvbd.apps.all=true} (see {@link UnderVbdTest#covered}).
+     */
+    static boolean verified(App app) {
+        return UnderVbdTest.ALL || (app != App.FOP && app != App.SPARK_MLLIB);
+    }
+
     @ParameterizedTest(name = "{0}")
     @EnumSource(App.class)
     void noNonScAccess(App app) throws Exception {
+        assumeTrue(verified(app), app.id() + " is verified only with -Dvbd.apps.all=true");
         Path json = Launcher.work().resolve(app.id() + "-verify.json");
         Files.deleteIfExists(json);
         List<String> cmd = Launcher.vbdCommand("verify", List.of("--json", json.toString()),

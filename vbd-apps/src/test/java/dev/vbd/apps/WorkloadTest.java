@@ -55,7 +55,7 @@ class WorkloadTest {
      * iterations in one JVM agree: what makes stock and vbd runs comparable byte for byte.
      */
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = App.class, names = {"H2", "LUCENE", "JYTHON"})
+    @EnumSource(value = App.class, names = {"H2", "LUCENE", "JYTHON", "LUCENE_INDEX", "XALAN", "FOP", "JETTY"})
     void resultDoesNotDependOnThreadCount(App app) throws Exception {
         String size = UnderVbdTest.smallArgs(app)[1];
         Launcher.Result one = Launcher.run(app, Launcher.javaCommand(app, Launcher.JDK17,
@@ -73,7 +73,8 @@ class WorkloadTest {
     @Test
     void classpathListsTheCopiedJars() {
         String cp = Launcher.classpath();
-        for (String jar : List.of("h2-", "lucene-core-", "jython-standalone-", "spark-core_2.12-")) {
+        for (String jar : List.of("h2-", "lucene-core-", "jython-standalone-", "spark-core_2.12-", "spark-mllib_2.12-",
+                "xalan-", "fop-core-", "jetty-server-")) {
             assertTrue(cp.contains("/" + jar), "classpath has " + jar + "*.jar: " + cp);
         }
     }

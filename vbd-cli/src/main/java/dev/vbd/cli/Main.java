@@ -29,6 +29,8 @@ public final class Main {
               demo [-- java]                     the paper's examples under stock Java and under vbd
               litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java J]
                                                  the jcstress litmus suite under vbd (and stock Java)
+              bench [--quick|--full|--jmh] [--workloads a,b] [--configs stock,vbd,...] [--help]
+                                                 what SC costs on real applications, against stock Java
 
             options:
               --relaxed FILE        relaxed scopes for code you cannot annotate (docs/relaxed-config.md)
@@ -98,6 +100,10 @@ public final class Main {
                 Options o = Options.parse(verb, rest, allowed);
                 return VerifyCommand.run(o);
             }
+            case "litmus":
+            case "bench":
+                // Both build and launch their own modules, which the tool jar does not carry.
+                throw new UsageException("'vbd " + verb + "' runs from the source tree: bin/vbd " + verb);
             default:
                 throw new UsageException("unknown command '" + verb + "' (try 'vbd help')");
         }

@@ -1,0 +1,55 @@
+package dev.vbd.bench;
+
+import dev.vbd.bench.Stats.Estimate;
+
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/** The statistics of a run's measurements, by workload, configuration and thread count. */
+final class Analysis {
+    private final List<Measurement> measurements;
+
+    Analysis(List<Measurement> measurements) {
+        this.measurements = List.copyOf(measurements);
+    }
+
+    List<Measurement> measurements() {
+        return measurements;
+    }
+
+    boolean has(String workload, Config config, int threads) {
+        return values(workload, config, threads, Measurement::scoreMs).length > 0;
+    }
+
+    /** Invocation scores (ms per iteration after warm-up). */
+    double[] scores(String workload, Config config, int threads) {
+        return values(workload, config, threads, Measurement::scoreMs);
+    }
+
+    Estimate score(String workload, Config config, int threads) {
+        double[] xs = scores(workload, config, threads);
+        return xs.length == 0 ? null : Stats.meanCi(xs);
+    }
+
+    /** The first iteration of each fresh JVM: the start-up figure. */
+    Estimate first(String workload, Config config, int threads) {
+        double[] xs = values(workload, config, threads, Measurement::firstMs);
+        return xs.length == 0 ? null : Stats.meanCi(xs);
+    }
+
+    /** config / its baseline, or null where either has no complete invocations. */
+    Estimate ratio(String workload, Config config, int threads) {
+        Config base = config.baselineConfig();
+        if (base == null) return null;
+        double[] num = scores(workload, config, threads);
+        double[] den = scores(workload, base, threads);
+        if (num.length == 0 || den.length == 0) return null;
+        return Stats.ratioCi(num, den);
+    }
+
+    private double[] values(String workload, Config config, int threads, ToDoubleFunction<Measurement> f) {
+        return measurements.stream()
+                .filter(m -> m.workload().equals(workload) && m.config().equals(config.id) && m.threads() == threads)
+                .mapToDouble(f).toArray();
+    }
+}

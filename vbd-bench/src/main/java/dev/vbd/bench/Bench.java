@@ -1,0 +1,303 @@
+package dev.vbd.bench;
+
+import dev.vbd.apps.App;
+import dev.vbd.apps.Workload;
+import dev.vbd.bench.control.StoreLoop;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * {@code bin/vbd bench}: the workloads of vbd-apps under stock Java and under vbd, measured by the
+ * method of the project (interleaved JVM invocations, warm-up dropped, Student-t intervals over
+ * invocations, ratios to stock on the same JDK and run), with its negative and positive controls.
+ * Usage: {@code Bench REPO [options]}; see {@link BenchOptions#USAGE}. Progress goes to stderr, the
+ * Markdown report to stdout and, with the JSON and the plots, to the output directory.
+ *
+ * <p>Exit status: 0 when every invocation ran, 1 when any failed (the others still run and the report
+ * says which), 2 for bad arguments. A failed control does not change the status: it marks the
+ * figures as not counting, in the reports and on stderr.
+ */
+public final class Bench {
+    /** No single workload JVM may take longer; far above any of them, it only stops a hung one. */
+    private static final long INVOCATION_TIMEOUT_S = 900;
+    /** The store loop's JVMs last a second or two: enough of them for a bounded interval costs little. */
+    private static final int POSITIVE_MIN_INVOCATIONS = 4;
+
+    private final Path repo;
+    private final BenchOptions options;
+    private final PrintStream err = System.err;
+
+    Bench(Path repo, BenchOptions options) {
+        this.repo = repo;
+        this.options = options;
+    }
+
+    public static void main(String[] args) {
+        if (args.length < 1) {
+            System.err.println("usage: Bench REPO [options]\n" + BenchOptions.USAGE);
+            System.exit(2);
+        }
+        Path repo = Path.of(args[0]).toAbsolutePath().normalize();
+        int rc;
+        try {
+            rc = run(repo, Arrays.asList(args).subList(1, args.length));
+        } catch (BenchOptions.HelpRequested e) {
+            System.out.print(BenchOptions.USAGE);
+            rc = 0;
+        } catch (IllegalArgumentException e) {
+            System.err.println("vbd bench: " + e.getMessage());
+            rc = 2;
+        } catch (IllegalStateException | IOException e) {
+            System.err.println("vbd bench: " + e.getMessage());
+            rc = 1;
+        } catch (Exception e) {
+            System.err.println("vbd bench: " + e);
+            e.printStackTrace();
+            rc = 1;
+        }
+        System.exit(rc);
+    }
+
+    /** Parses the arguments, runs, writes the reports; returns the exit status. */
+    static int run(Path repo, List<String> args) throws Exception {
+        String stamp = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss'Z'").withZone(ZoneOffset.UTC).format(Instant.now());
+        BenchOptions o = BenchOptions.parse(args, WorkloadCatalog.names(), WorkloadCatalog.quickWorkload(),
+                repo.resolve("bench-results").resolve(stamp));
+        return new Bench(repo, o).run();
+    }
+
+    int run() throws Exception {
+        long start = System.nanoTime();
+        RunRecord r = new RunRecord();
+        r.options = options;
+        r.date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        r.machine = Machine.describe();
+        r.jdk = Machine.jdk(options.java);
+        r.vbd = Machine.vbdBuild(repo);
+        r.sharedFlags = List.of("-Xms" + options.heap, "-Xmx" + options.heap, "-XX:+UseG1GC");
+        if (options.dryRun) {
+            if (!options.jmhOnly) runWorkloads(r);
+            if (options.jmh) {
+                System.out.printf(Locale.ROOT, "%d JMH forks%n", (options.mode == BenchOptions.Mode.FULL ? Micro.FULL : Micro.QUICK).rounds()
+                        * Micro.benchmarks().size() * 2);
+            }
+            return 0;
+        }
+        Files.createDirectories(options.out);
+        Progress progress = new Progress(err, List.of());
+        progress.note("results go to " + options.out);
+
+        if (!options.jmhOnly) runWorkloads(r);
+        if (options.jmh) {
+            Micro.Settings s = options.mode == BenchOptions.Mode.FULL ? Micro.FULL : Micro.QUICK;
+            Path jmhRelaxed = repo.resolve("vbd-bench/relaxed/jmh-harness.relaxed");
+            List<String> vbdArgs = VbdOptions.jvmArgs(repo, options.java, jmhRelaxed);
+            r.jmhSettings = s.toJson();
+            r.jmhSettings.put("relaxed_file", jmhRelaxed.toString());
+            r.jmh = Micro.run(s, options.java, r.sharedFlags, vbdArgs, progress);
+        }
+
+        r.loadAverageAtEnd = Machine.loadAverage();
+        String jarNow = Machine.sha256(repo.resolve("vbd-cli/target/vbd.jar"));
+        if (jarNow != null && !jarNow.equals(r.vbd.get("vbd_jar_sha256"))) {
+            r.warnings.add("vbd-cli/target/vbd.jar changed during the run: later invocations may have run another build of vbd");
+        }
+        r.wallS = (System.nanoTime() - start) / 1e9;
+        write(r);
+        return r.failures.isEmpty() ? 0 : 1;
+    }
+
+    private void runWorkloads(RunRecord r) throws Exception {
+        WorkloadCatalog catalog = new WorkloadCatalog(
+                App.classpath(repo.resolve("vbd-apps/target/classes"), repo.resolve("vbd-apps/target/lib")),
+                controlClasspath());
+        for (String id : options.workloads) {
+            WorkloadSpec w = catalog.spec(id, options.mode, options.sizes);
+            r.workloads.add(w);
+            if (w.size() == null) {
+                r.warnings.add(id + " has no size in vbd-bench's workloads.properties and ran at its own default size");
+            }
+        }
+        r.headline = options.configs.contains(Config.VBD) ? Config.VBD : r.compared().get(0);
+
+        WorkloadSpec negative = null;
+        WorkloadSpec positive = null;
+        if (options.controls) {
+            negative = r.workloads.stream().filter(w -> w.id().equals(WorkloadCatalog.quickWorkload())).findFirst()
+                    .orElse(r.workloads.get(0));
+            positive = catalog.storeLoop(options.mode);
+        }
+
+        List<Invocation> plan = Plan.build(r.workloads, options.configs, r.headline, options.threads,
+                options.invocations, options.sweepInvocations, negative, positive,
+                Math.max(POSITIVE_MIN_INVOCATIONS, options.invocations));
+        if (options.dryRun) {
+            printPlan(plan);
+            return;
+        }
+
+        // vbd's options, once per relaxed config, before anything is timed (a first use prepares the JDK)
+        Map<Config.Relaxation, List<String>> vbdArgs = new EnumMap<>(Config.Relaxation.class);
+        Set<Config> used = new LinkedHashSet<>(options.configs);
+        if (positive != null) used.add(Config.VBD);
+        if (negative != null) used.add(Config.VBD_ALL_RELAXED);
+        r.relaxedFile = options.configs.contains(Config.VBD_RELAXED)
+                ? (options.relaxed != null ? options.relaxed : repo.resolve("vbd-bench/relaxed/top-methods.relaxed")) : null;
+        if (r.relaxedFile != null) r.relaxedRules = countRules(r.relaxedFile);
+        r.allRelaxedFile = negative != null ? repo.resolve("vbd-bench/relaxed/everything.relaxed") : null;
+        for (Config c : used) {
+            if (!c.vbd || vbdArgs.containsKey(c.relaxation)) continue;
+            Path relaxed = switch (c.relaxation) {
+                case NONE -> null;
+                case LISTED -> r.relaxedFile;
+                case ALL -> r.allRelaxedFile;
+            };
+            new Progress(err, List.of()).note("asking bin/vbd for the JVM options of " + c.id
+                    + (c.relaxation == Config.Relaxation.ALL ? " (the first time, it prepares a JDK with everything relaxed)" : ""));
+            vbdArgs.put(c.relaxation, VbdOptions.jvmArgs(repo, options.java, relaxed));
+        }
+        for (Config c : used) {
+            List<String> flags = new ArrayList<>(c.vbd ? vbdArgs.get(c.relaxation) : List.of());
+            flags.addAll(c.flags);
+            r.configFlags.put(c, flags);
+        }
+
+        Progress progress = new Progress(err, plan);
+        progress.note(String.format(Locale.ROOT, "%d invocations of %d iterations (%d warm-up): %s x %s, threads %s%s",
+                plan.size(), options.iterations, options.warmup, options.workloads,
+                options.configs.stream().map(c -> c.id).toList(), options.threads,
+                options.controls ? "; controls on " + negative.id() + " and " + StoreLoop.NAME : "; no controls"));
+
+        Path work = options.out.resolve("work");
+        Runner runner = new Runner(work, options.out.resolve("logs"), INVOCATION_TIMEOUT_S);
+        List<Measurement> measurements = new ArrayList<>();
+        Map<String, String> expectedStdout = new HashMap<>();
+        try {
+            for (Invocation inv : plan) {
+                String id = inv.workload().id();
+                if (r.failures.containsKey(id)) {
+                    progress.skipped();
+                    continue;
+                }
+                List<String> cmd = new ArrayList<>();
+                cmd.add(options.java);
+                cmd.addAll(r.configFlags.get(inv.config()));
+                cmd.addAll(r.sharedFlags);
+                cmd.addAll(inv.workload().javaArgs(inv.threads(), options.iterations));
+                try {
+                    Runner.Outcome out = runner.run(inv, cmd, inv.workload().environment(), options.iterations, options.warmup);
+                    String key = id + "|" + inv.threads();
+                    String expected = expectedStdout.putIfAbsent(key, out.stdout());
+                    if (expected != null && !expected.equals(out.stdout())) {
+                        throw new Runner.InvocationFailed(inv.label() + " invocation " + (inv.index() + 1)
+                                + " printed another result than the first invocation of " + id + ":\n--- first ---\n"
+                                + expected + "--- this one ---\n" + out.stdout());
+                    }
+                    Measurement m = out.measurement();
+                    measurements.add(m);
+                    progress.finished(inv, inv.workload().control() ? Math.max(POSITIVE_MIN_INVOCATIONS, options.invocations)
+                            : inv.threads() == options.headlineThreads() ? options.invocations : options.sweepInvocations, String.format(Locale.ROOT, "%.3f s/iter, first %.3f s",
+                            m.scoreMs() / 1000, m.firstMs() / 1000), m.wallS());
+                } catch (Runner.InvocationFailed e) {
+                    r.failures.put(id, e.getMessage());
+                    progress.skipped();
+                    err.println("vbd bench: FAILED: " + e.getMessage());
+                    err.println("vbd bench: skipping the rest of " + id);
+                }
+            }
+        } finally {
+            deleteTree(work);
+        }
+        r.analysis = new Analysis(measurements);
+        if (options.controls) {
+            int t = options.headlineThreads();
+            r.negative = Controls.negative(r.analysis, negative.id(), t,
+                    r.failures.containsKey(negative.id()) ? "its workload failed" : null);
+            r.positive = Controls.positive(r.analysis, positive.id(),
+                    r.failures.containsKey(positive.id()) ? "the store loop failed" : null);
+        }
+    }
+
+    /** Invocations per workload, thread count and configuration, on stdout. */
+    private static void printPlan(List<Invocation> plan) {
+        Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+        for (Invocation inv : plan) counts.merge(inv.label(), 1, Integer::sum);
+        counts.forEach((label, n) -> System.out.printf(Locale.ROOT, "%3d x %s%n", n, label));
+        System.out.printf(Locale.ROOT, "%d invocations%n", plan.size());
+    }
+
+    /** This module's classes and vbd-apps' (the Workload driver): the classpath of the store loop. */
+    private static String controlClasspath() throws URISyntaxException {
+        return Path.of(StoreLoop.class.getProtectionDomain().getCodeSource().getLocation().toURI()) + java.io.File.pathSeparator
+                + Path.of(Workload.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    /** Rules in a relaxed config: lines that are neither blank nor comments. */
+    static int countRules(Path file) throws IOException {
+        int n = 0;
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            String t = line.strip();
+            if (!t.isEmpty() && !t.startsWith("#")) n++;
+        }
+        return n;
+    }
+
+    private void write(RunRecord r) throws IOException {
+        if (!r.workloads.isEmpty()) {
+            try {
+                Plots.relativeTime(r, options.out.resolve("relative-time.png"));
+                Plots.threads(r, options.out.resolve("threads.png"));
+            } catch (IOException | RuntimeException | LinkageError e) {
+                r.warnings.add("plots not written: " + e);
+                err.println("vbd bench: plots not written: " + e);
+            }
+        }
+        String json = Json.write(Report.json(r));
+        Files.writeString(options.out.resolve("results.json"), json, StandardCharsets.UTF_8);
+        if (options.json != null) {
+            if (options.json.getParent() != null) Files.createDirectories(options.json.getParent());
+            Files.writeString(options.json, json, StandardCharsets.UTF_8);
+        }
+        String md = Report.markdown(r);
+        Files.writeString(options.out.resolve("results.md"), md, StandardCharsets.UTF_8);
+        System.out.print(md);
+        System.out.flush();
+        for (Controls.Result c : new Controls.Result[] {r.negative, r.positive}) {
+            if (c != null && c.verdict() == Controls.Verdict.FAIL) {
+                err.println("vbd bench: THE " + c.name().toUpperCase(Locale.ROOT) + " CONTROL FAILED: " + c.config().id + " / "
+                        + c.config().baseline + " on " + c.workload() + " = " + Report.ratio(c.ratio()) + ", expected "
+                        + c.expectation() + ". No figure of this run counts.");
+            }
+        }
+        if (!options.jmhOnly) err.println("vbd bench: " + r.validity());
+        err.println("vbd bench: wrote " + options.out.resolve("results.json") + ", results.md"
+                + (r.workloads.isEmpty() ? "" : " and plots") + " (" + Progress.duration(r.wallS) + ")");
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
+        }
+    }
+}

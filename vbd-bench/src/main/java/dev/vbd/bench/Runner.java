@@ -1,0 +1,140 @@
+package dev.vbd.bench;
+
+import dev.vbd.apps.Workload;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Launches one workload JVM and reads its iteration times from the timing lines on its stderr
+ * ({@link Workload#TIMING_PREFIX}). Anything but a clean exit with exactly the expected timing
+ * lines fails the invocation, with the command and the tail of the workload's stderr.
+ */
+final class Runner {
+    private static final Pattern TIMING = Pattern.compile(
+            "^" + Pattern.quote(Workload.TIMING_PREFIX) + "(\\S+) iteration (\\d+) time_ms ([0-9]+(?:\\.[0-9]+)?)$");
+    private static final int TAIL_LINES = 40;
+
+    /** Ran, exited 0, printed its check's OK and all timing lines. */
+    record Outcome(Measurement measurement, String stdout) {}
+
+    static final class InvocationFailed extends Exception {
+        InvocationFailed(String message) {
+            super(message);
+        }
+    }
+
+    private final Path workDir;
+    private final Path logDir;
+    private final long timeoutSeconds;
+
+    Runner(Path workDir, Path logDir, long timeoutSeconds) {
+        this.workDir = workDir;
+        this.logDir = logDir;
+        this.timeoutSeconds = timeoutSeconds;
+    }
+
+    Outcome run(Invocation inv, List<String> command, Map<String, String> env, int iterations, int warmup)
+            throws IOException, InterruptedException, InvocationFailed {
+        Files.createDirectories(workDir);
+        Path out = Files.createTempFile(workDir, "stdout", ".txt");
+        Path err = Files.createTempFile(workDir, "stderr", ".txt");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            pb.environment().putAll(env);
+            long start = System.nanoTime();
+            Process p = pb.start();
+            boolean exited = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+            if (!exited) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor();
+            }
+            double wall = (System.nanoTime() - start) / 1e9;
+            String stdout = Files.readString(out, StandardCharsets.UTF_8);
+            String stderr = Files.readString(err, StandardCharsets.UTF_8);
+            String problem = !exited ? "no exit within " + timeoutSeconds + " s"
+                    : p.exitValue() != 0 ? "exit status " + p.exitValue() : null;
+            double[] times = null;
+            if (problem == null) {
+                try {
+                    times = parseTimes(stderr, iterations);
+                } catch (IllegalStateException e) {
+                    problem = e.getMessage();
+                }
+            }
+            if (problem == null && !stdout.contains(": OK")) problem = "no ': OK' line on stdout";
+            if (problem != null) {
+                throw new InvocationFailed(failure(inv, command, problem, stdout, stderr));
+            }
+            return new Outcome(new Measurement(inv.workload().id(), inv.config().id, inv.threads(), inv.index(),
+                    inv.workload().size(), times, warmup, wall), stdout);
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /** Iteration times in ms, in order; throws unless there are exactly {@code iterations} of them. */
+    static double[] parseTimes(String stderr, int iterations) {
+        List<Double> times = new ArrayList<>();
+        for (String line : stderr.lines().toList()) {
+            Matcher m = TIMING.matcher(line.strip());
+            if (!m.matches()) continue;
+            int index = Integer.parseInt(m.group(2));
+            if (index != times.size()) {
+                throw new IllegalStateException("timing line for iteration " + index + " where iteration "
+                        + times.size() + " was expected: '" + line + "'");
+            }
+            times.add(Double.parseDouble(m.group(3)));
+        }
+        if (times.size() != iterations) {
+            throw new IllegalStateException(times.size() + " timing lines ('" + Workload.TIMING_PREFIX
+                    + "NAME iteration I time_ms T') where " + iterations + " were expected");
+        }
+        return times.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** The command with long classpaths shortened: the log file has it in full. */
+    static String brief(List<String> command) {
+        List<String> out = new ArrayList<>();
+        for (String w : command) {
+            if (w.length() > 160 && w.contains(File.pathSeparator)) {
+                out.add("<" + w.split(File.pathSeparator).length + " classpath entries>");
+            } else if (w.startsWith("--patch-module=")) {
+                if (!out.contains("--patch-module=...")) out.add("--patch-module=...");
+            } else {
+                out.add(w);
+            }
+        }
+        return String.join(" ", out);
+    }
+
+    private String failure(Invocation inv, List<String> command, String problem, String stdout, String stderr)
+            throws IOException {
+        Files.createDirectories(logDir);
+        String base = (inv.workload().id() + "-" + inv.config().id + "-t" + inv.threads() + "-" + inv.index())
+                .replaceAll("[^A-Za-z0-9._-]", "_");
+        Path log = logDir.resolve(base + ".log");
+        Files.writeString(log, "command: " + String.join(" ", command) + "\n\n--- stdout ---\n" + stdout
+                + "\n--- stderr ---\n" + stderr, StandardCharsets.UTF_8);
+        List<String> lines = stderr.lines().toList();
+        List<String> tail = lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size());
+        return inv.label() + " invocation " + (inv.index() + 1) + " failed: " + problem + "\n"
+                + "  command: " + brief(command) + "\n"
+                + "  full output: " + log + "\n"
+                + "  --- last " + tail.size() + " lines of its stderr ---\n    "
+                + String.join("\n    ", tail);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.vbd.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The JVM options that put a plain {@code java} under vbd, asked once per relaxed config from
+ * {@code bin/vbd jvm-args}. Asking before anything is timed also prepares the JDK, so no timed
+ * invocation pays for that, and the timed JVMs run without the launcher's own JVM in front.
+ */
+final class VbdOptions {
+    private VbdOptions() {}
+
+    static List<String> jvmArgs(Path repo, String java, Path relaxed) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "jvm-args"));
+        if (relaxed != null) {
+            cmd.add("--relaxed");
+            cmd.add(relaxed.toString());
+        }
+        cmd.add("--");
+        cmd.add(java);
+        // stderr stays on the terminal: preparing a JDK prints its progress there
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT)
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        int rc = p.waitFor();
+        if (rc != 0 || out.isEmpty()) {
+            String what = "'" + String.join(" ", cmd) + "' failed (exit " + rc + ")" + (out.isEmpty() ? "" : ": " + out)
+                    + "; its own message is above";
+            // a bad relaxed config is the user's argument; anything else is the installation's problem
+            if (rc == 2 && relaxed != null) throw new IllegalArgumentException("relaxed config " + relaxed + ": " + what);
+            throw new IllegalStateException(what);
+        }
+        return ShellWords.split(out);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.vbd.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BenchOptionsTest {
+    private static final List<String> KNOWN = List.of("h2", "lucene", "spark");
+    private static final Path OUT = Path.of("/tmp/out");
+
+    private static BenchOptions parse(String... args) {
+        return BenchOptions.parse(List.of(args), KNOWN, "h2", OUT);
+    }
+
+    private static String error(String... args) {
+        return assertThrows(IllegalArgumentException.class, () -> parse(args)).getMessage();
+    }
+
+    @Test
+    void quickIsTheDefault() {
+        BenchOptions o = parse();
+        assertEquals(BenchOptions.Mode.QUICK, o.mode);
+        assertEquals(List.of("h2"), o.workloads);
+        assertEquals(List.of(Config.STOCK, Config.VBD), o.configs);
+        assertEquals(2, o.invocations);
+        assertTrue(o.warmup < o.iterations);
+        assertTrue(o.controls);
+        assertFalse(o.jmh);
+        assertEquals(OUT, o.out);
+    }
+
+    @Test
+    void fullRunsEverything() {
+        BenchOptions o = parse("--full");
+        assertEquals(KNOWN, o.workloads);
+        assertEquals(List.of(Config.STOCK, Config.VBD, Config.STOCK_NOTIERED, Config.VBD_RELAXED), o.configs);
+        assertEquals(List.of(1, 2), o.threads);
+        assertEquals(2, o.headlineThreads());
+        assertFalse(o.jmh);
+    }
+
+    @Test
+    void explicitCountsWinOverTheMode() {
+        BenchOptions o = parse("--full", "--invocations", "3", "--iterations=6", "--warmup", "2", "--threads", "4,1,2",
+                "--workloads", "spark,h2", "--sizes", "h2=10");
+        assertEquals(3, o.invocations);
+        assertEquals(6, o.iterations);
+        assertEquals(2, o.warmup);
+        assertEquals(List.of(1, 2, 4), o.threads);
+        assertEquals(List.of("spark", "h2"), o.workloads);
+        assertEquals(10, o.sizes.get("h2"));
+    }
+
+    @Test
+    void stockComesFirstAndBaselinesAreAdded() {
+        BenchOptions o = parse("--configs", "vbd-notiered,stock");
+        assertEquals(List.of(Config.STOCK, Config.VBD_NOTIERED, Config.STOCK_NOTIERED), o.configs);
+        assertEquals(List.of(Config.STOCK, Config.VBD), parse("--configs", "vbd").configs);
+    }
+
+    @Test
+    void errorsNameTheBadArgument() {
+        assertTrue(error("--workloads", "h2,nope").contains("'nope'"));
+        assertTrue(error("--workloads", "nope").contains("known: [h2, lucene, spark]"));
+        assertTrue(error("--configs", "vbd,fast").contains("'fast'"));
+        assertTrue(error("--configs", "vbd+all-relaxed").contains("negative control"));
+        assertTrue(error("--configs", "stock").contains("besides stock"));
+        assertTrue(error("--threads", "0").contains("--threads") && error("--threads", "0").contains("'0'"));
+        assertTrue(error("--threads", "1,x").contains("'x'"));
+        assertTrue(error("--invocations", "1").contains("--invocations 1"));
+        assertTrue(error("--iterations", "abc").contains("--iterations") && error("--iterations", "abc").contains("'abc'"));
+        assertTrue(error("--iterations", "3", "--warmup", "3").contains("--warmup 3"));
+        assertTrue(error("--frobnicate").contains("'--frobnicate'"));
+        assertTrue(error("--out").contains("--out needs a value"));
+        assertTrue(error("--quick", "--full").contains("--quick and --full"));
+        assertTrue(error("--quick=yes").contains("--quick takes no value"));
+        assertTrue(error("--relaxed", "/nonexistent/file.relaxed").contains("'/nonexistent/file.relaxed'"));
+        assertTrue(error("--sizes", "h2").contains("'h2'"));
+        assertTrue(error("--sizes", "nope=3").contains("'nope'"));
+        assertTrue(error("--heap", "lots").contains("'lots'"));
+    }
+
+    @Test
+    void warmupFollowsAnExplicitIterationCount() {
+        BenchOptions o = parse("--iterations", "1");
+        assertEquals(0, o.warmup);
+    }
+
+    @Test
+    void helpIsNotAnError() {
+        assertThrows(BenchOptions.HelpRequested.class, () -> parse("--help"));
+    }
+}
