@@ -143,14 +143,16 @@ public final class Bench {
         WorkloadSpec negative = null;
         WorkloadSpec positive = null;
         if (options.controls) {
-            negative = r.workloads.stream().filter(w -> w.id().equals(WorkloadCatalog.quickWorkload())).findFirst()
-                    .orElse(r.workloads.get(0));
+            String id = WorkloadCatalog.negativeControlWorkload(options.workloads);
+            negative = r.workloads.stream().filter(w -> w.id().equals(id)).findFirst().orElseThrow();
             positive = catalog.storeLoop(options.mode);
         }
 
+        // the fewest threads: the least contention with the JIT and GC threads, the steadiest times
+        int negativeThreads = negative != null && negative.threaded() ? options.threads.get(0) : options.headlineThreads();
         List<Invocation> plan = Plan.build(r.workloads, options.configs, r.headline, options.threads,
-                options.invocations, options.sweepInvocations, negative, positive,
-                Math.max(POSITIVE_MIN_INVOCATIONS, options.invocations));
+                options.invocations, options.sweepInvocations, negative, negativeThreads, options.negativeInvocations,
+                positive, Math.max(POSITIVE_MIN_INVOCATIONS, options.invocations));
         if (options.dryRun) {
             printPlan(plan);
             return;
@@ -186,7 +188,7 @@ public final class Bench {
         progress.note(String.format(Locale.ROOT, "%d invocations of %d iterations (%d warm-up): %s x %s, threads %s%s",
                 plan.size(), options.iterations, options.warmup, options.workloads,
                 options.configs.stream().map(c -> c.id).toList(), options.threads,
-                options.controls ? "; controls on " + negative.id() + " and " + StoreLoop.NAME : "; no controls"));
+                options.controls ? "; controls on " + negative.id() + (negative.threaded() ? " t=" + negativeThreads : "") + " and " + StoreLoop.NAME : "; no controls"));
 
         Path work = options.out.resolve("work");
         Runner runner = new Runner(work, options.out.resolve("logs"), INVOCATION_TIMEOUT_S);
@@ -215,8 +217,7 @@ public final class Bench {
                     }
                     Measurement m = out.measurement();
                     measurements.add(m);
-                    progress.finished(inv, inv.workload().control() ? Math.max(POSITIVE_MIN_INVOCATIONS, options.invocations)
-                            : inv.threads() == options.headlineThreads() ? options.invocations : options.sweepInvocations, String.format(Locale.ROOT, "%.3f s/iter, first %.3f s",
+                    progress.finished(inv, String.format(Locale.ROOT, "%.3f s/iter, first %.3f s",
                             m.scoreMs() / 1000, m.firstMs() / 1000), m.wallS());
                 } catch (Runner.InvocationFailed e) {
                     r.failures.put(id, e.getMessage());
@@ -230,8 +231,7 @@ public final class Bench {
         }
         r.analysis = new Analysis(measurements);
         if (options.controls) {
-            int t = options.headlineThreads();
-            r.negative = Controls.negative(r.analysis, negative.id(), t,
+            r.negative = Controls.negative(r.analysis, negative.id(), negativeThreads,
                     r.failures.containsKey(negative.id()) ? "its workload failed" : null);
             r.positive = Controls.positive(r.analysis, positive.id(),
                     r.failures.containsKey(positive.id()) ? "the store loop failed" : null);

@@ -23,9 +23,9 @@ public final class BenchOptions {
               --quick            a smoke run in about a minute: one small workload, stock and vbd,
                                  2 invocations x 3 iterations, controls at a tiny size (the default)
               --full             every workload x stock, vbd, stock-notiered, vbd+relaxed at 2
-                                 threads, 4 invocations x 8 iterations (4 warm-up); stock and vbd
-                                 at 1 thread, 3 invocations; the controls: about 45 to 55 minutes
-                                 on 2 cores
+                                 threads, 4 invocations x 12 iterations (8 warm-up); stock and vbd
+                                 at 1 thread, 3 invocations; the controls (the negative one: 12
+                                 invocations of xalan at 1 thread): about 50 minutes on 2 cores
               --jmh              only the JMH microbenchmarks: under a minute with --quick, about
                                  4 minutes with --full
               --dry-run          print the plan (invocations per workload and configuration), run nothing
@@ -47,6 +47,12 @@ public final class BenchOptions {
 
     public enum Mode { QUICK, FULL }
 
+    /**
+     * Invocations of the negative control in a full run: with 4, or even 8, one slow invocation in either
+     * configuration widens its interval past what can tell 1.00 from the overheads measured.
+     */
+    static final int FULL_NEGATIVE_INVOCATIONS = 12;
+
     public final Mode mode;
     public final boolean jmhOnly;
     public final boolean dryRun;
@@ -56,6 +62,8 @@ public final class BenchOptions {
     public final int invocations;
     /** Invocations per configuration at the thread counts below the headline one. */
     public final int sweepInvocations;
+    /** Invocations per configuration at the negative control's point (it needs a narrow interval). */
+    public final int negativeInvocations;
     public final int iterations;
     public final int warmup;
     public final List<Integer> threads;
@@ -68,7 +76,7 @@ public final class BenchOptions {
     public final Path json;
 
     private BenchOptions(Mode mode, boolean jmhOnly, boolean dryRun, List<String> workloads, List<Config> configs,
-                         Path relaxed, int invocations, int sweepInvocations, int iterations, int warmup, List<Integer> threads, Map<String, Integer> sizes,
+                         Path relaxed, int invocations, int sweepInvocations, int negativeInvocations, int iterations, int warmup, List<Integer> threads, Map<String, Integer> sizes,
                          String heap, String java, boolean controls, boolean jmh, Path out, Path json) {
         this.mode = mode;
         this.jmhOnly = jmhOnly;
@@ -78,6 +86,7 @@ public final class BenchOptions {
         this.relaxed = relaxed;
         this.invocations = invocations;
         this.sweepInvocations = sweepInvocations;
+        this.negativeInvocations = negativeInvocations;
         this.iterations = iterations;
         this.warmup = warmup;
         this.threads = threads;
@@ -233,10 +242,10 @@ public final class BenchOptions {
             throw new IllegalArgumentException("--configs: name at least one configuration besides stock, got '" + configs + "'");
         }
 
-        // Full counts, budgeted for 40 to 55 minutes on the 2-core machine: see docs/measurements.md
+        // Full counts, budgeted for 45 to 55 minutes on the 2-core machine: see docs/measurements.md
         int inv = invocations != null ? invocations : full ? 4 : 2;
-        int it = iterations != null ? iterations : full ? 8 : 3;
-        int wu = warmup != null ? warmup : full ? 4 : 1;
+        int it = iterations != null ? iterations : full ? 12 : 3;
+        int wu = warmup != null ? warmup : full ? 8 : 1;
         if (inv < 2) throw new IllegalArgumentException("--invocations " + inv + ": an interval needs at least 2");
         if (warmup == null && iterations != null && wu >= it) wu = it / 2;
         if (wu >= it) {
@@ -269,7 +278,8 @@ public final class BenchOptions {
 
         // the sweep's figures are a trend, not the headline: one invocation fewer keeps the full run in budget
         int sweep = Math.max(2, inv - 1);
-        return new BenchOptions(mode, jmhOnly, dryRun, ws, List.copyOf(cs), relaxed, inv, sweep, it, wu, List.copyOf(ts),
+        int negative = full ? Math.max(FULL_NEGATIVE_INVOCATIONS, inv) : inv;
+        return new BenchOptions(mode, jmhOnly, dryRun, ws, List.copyOf(cs), relaxed, inv, sweep, negative, it, wu, List.copyOf(ts),
                 sz, heap, java, controls, jmhOnly, out != null ? out : defaultOut, json);
     }
 

@@ -19,14 +19,18 @@ final class Plan {
      * @param invocations   invocations per configuration at the headline thread count
      * @param sweepInvocations invocations per configuration at the other thread counts
      * @param negative      the workload the negative control runs on, or null for none
+     * @param negativeThreads the thread count of the negative control: one of the workload's
+     * @param negativeInvocations invocations per configuration at the negative control's point, when
+     *                      more than the point would have anyway: the control judges a 1.00, so its
+     *                      interval must be narrower than the overheads the run measures
      * @param positive      the positive control's workload, or null for none
      * @param positiveInvocations invocations of the positive control per configuration: they take a
      *                      second each, so even a quick run can afford enough for a bounded interval
      */
     static List<Invocation> build(List<WorkloadSpec> workloads, List<Config> configs, Config headline,
                                   List<Integer> threads, int invocations, int sweepInvocations,
-                                  WorkloadSpec negative, WorkloadSpec positive,
-                                  int positiveInvocations) {
+                                  WorkloadSpec negative, int negativeThreads, int negativeInvocations,
+                                  WorkloadSpec positive, int positiveInvocations) {
         int top = threads.get(threads.size() - 1);
         List<Invocation> plan = new ArrayList<>();
         if (positive != null) {
@@ -37,12 +41,17 @@ final class Plan {
                 List<Config> cs = new ArrayList<>();
                 if (t == top) {
                     cs.addAll(configs);
-                    if (w == negative) cs.add(Config.VBD_ALL_RELAXED);
                 } else {
                     cs.add(headline.baselineConfig());
                     cs.add(headline);
                 }
-                interleave(plan, w, cs, t, t == top ? invocations : sweepInvocations);
+                int n = t == top ? invocations : sweepInvocations;
+                if (w == negative && t == negativeThreads) {
+                    if (!cs.contains(Config.STOCK)) cs.add(0, Config.STOCK);
+                    cs.add(Config.VBD_ALL_RELAXED);
+                    n = Math.max(n, negativeInvocations);
+                }
+                interleave(plan, w, cs, t, n);
             }
         }
         return plan;

@@ -15,6 +15,7 @@ import java.util.Map;
 final class Progress {
     private final PrintStream err;
     private final List<Invocation> plan;
+    private final Map<String, Integer> perLabel = new HashMap<>();
     private final Map<String, double[]> byPair = new HashMap<>();
     private final Map<String, double[]> byWorkload = new HashMap<>();
     private final double[] all = new double[2];
@@ -24,6 +25,7 @@ final class Progress {
     Progress(PrintStream err, List<Invocation> plan) {
         this.err = err;
         this.plan = plan;
+        for (Invocation inv : plan) perLabel.merge(inv.label(), 1, Integer::sum);
     }
 
     void note(String line) {
@@ -31,14 +33,14 @@ final class Progress {
     }
 
     /** Records the wall time of the invocation just finished and prints its line. */
-    void finished(Invocation inv, int invocations, String result, double wallS) {
+    void finished(Invocation inv, String result, double wallS) {
         add(byPair, pairKey(inv), wallS);
         add(byWorkload, inv.workload().id(), wallS);
         all[0] += wallS;
         all[1]++;
         done++;
         err.printf(Locale.ROOT, "[%d/%d] %s invocation %d/%d: %s (%.1f s); elapsed %s, about %s left%n", done, plan.size(),
-                inv.label(), inv.index() + 1, invocations, result, wallS, duration(elapsedS()), duration(remainingS()));
+                inv.label(), inv.index() + 1, perLabel.getOrDefault(inv.label(), 0), result, wallS, duration(elapsedS()), duration(remainingS()));
     }
 
     /** An invocation that will not run (its workload failed): it no longer counts toward the estimate. */

@@ -325,7 +325,8 @@ final class Report {
         md.append("| control | workload | configuration | ratio [95% interval] | expected | verdict |\n|---|---|---|---:|---|---|\n");
         for (Controls.Result c : new Controls.Result[] {r.negative, r.positive}) {
             if (c == null) continue;
-            md.append("| ").append(c.name()).append(" | ").append(c.workload() == null ? "" : c.workload()).append(" | ")
+            md.append("| ").append(c.name()).append(" | ").append(c.workload() == null ? "" : c.workload())
+                    .append(c.threads() > 1 || "negative".equals(c.name()) ? " t=" + c.threads() : "").append(" | ")
                     .append(c.config().id).append(" / ").append(c.config().baseline).append(" | ").append(ratio(c.ratio()))
                     .append(" | ").append(c.expectation()).append(" | **").append(c.verdict().name().replace('_', ' '))
                     .append("**").append(c.note() == null ? "" : " (" + c.note() + ")").append(" |\n");

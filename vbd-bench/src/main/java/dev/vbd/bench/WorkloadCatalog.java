@@ -44,6 +44,19 @@ public final class WorkloadCatalog {
         return Arrays.stream(App.values()).map(App::id).toList();
     }
 
+    /**
+     * The negative control's workload when the run has it: single-threaded, its invocations are
+     * short and steady (stock varies by about 1% between invocations on 2 cores), so its interval
+     * is narrow enough to tell 1.00 from a 20% overhead.
+     */
+    static final String NEGATIVE_CONTROL_WORKLOAD = "xalan";
+
+    /** The negative control's workload among {@code run}: the preferred one, else the quick one, else the first. */
+    static String negativeControlWorkload(List<String> run) {
+        if (run.contains(NEGATIVE_CONTROL_WORKLOAD)) return NEGATIVE_CONTROL_WORKLOAD;
+        return run.contains(QUICK_WORKLOAD) ? QUICK_WORKLOAD : run.get(0);
+    }
+
     public static String quickWorkload() {
         List<String> names = names();
         return names.contains(QUICK_WORKLOAD) ? QUICK_WORKLOAD : names.get(0);

@@ -99,7 +99,7 @@ class ReportTest {
         assertTrue(md.contains("| workload | size | stock | vbd | vbd+relaxed | vbd / stock | vbd+relaxed / stock |"), md);
         assertTrue(md.contains("**geometric mean**"));
         assertTrue(md.contains("**max**"));
-        assertTrue(md.contains("| negative | a | vbd+all-relaxed / stock |"));
+        assertTrue(md.contains("| negative | a t=2 | vbd+all-relaxed / stock |"));
         assertTrue(md.contains("**PASS**"));
         assertTrue(md.contains("## Threads"));
         assertTrue(md.contains("test cpu"));
