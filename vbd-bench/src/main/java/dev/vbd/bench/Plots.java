@@ -81,8 +81,11 @@ final class Plots {
     /** The headline configuration over its baseline against the thread count, one line per workload. */
     static boolean threads(RunRecord r, Path file) throws IOException {
         if (r.options.threads.size() < 2 || r.headline == null) return false;
-        XYChart chart = chart(800, 520, r.headline.id + " / " + r.headline.baseline + " against threads (95% intervals)",
+        XYChart chart = chart(900, 520, r.headline.id + " / " + r.headline.baseline + " against threads (95% intervals)",
                 "threads", "time / baseline");
+        // one entry per workload: a row of ten under the plot would be cut off at its right edge
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
         int k = 0;
         boolean any = false;
         List<Integer> ts = r.options.threads;
