@@ -240,9 +240,7 @@ public final class Bench {
 
     /** Invocations per workload, thread count and configuration, on stdout. */
     private static void printPlan(List<Invocation> plan) {
-        Map<String, Integer> counts = new java.util.LinkedHashMap<>();
-        for (Invocation inv : plan) counts.merge(inv.label(), 1, Integer::sum);
-        counts.forEach((label, n) -> System.out.printf(Locale.ROOT, "%3d x %s%n", n, label));
+        Plan.countsByLabel(plan).forEach((label, n) -> System.out.printf(Locale.ROOT, "%3d x %s%n", n, label));
         System.out.printf(Locale.ROOT, "%d invocations%n", plan.size());
     }
 

@@ -25,7 +25,7 @@ public final class BenchOptions {
               --full             every workload x stock, vbd, stock-notiered, vbd+relaxed at 2
                                  threads, 4 invocations x 12 iterations (8 warm-up); stock and vbd
                                  at 1 thread, 3 invocations; the controls (the negative one: 12
-                                 invocations of xalan at 1 thread): about 50 minutes on 2 cores
+                                 invocations of xalan at 1 thread): about 40 minutes on 2 cores
               --jmh              only the JMH microbenchmarks: under a minute with --quick, about
                                  4 minutes with --full
               --dry-run          print the plan (invocations per workload and configuration), run nothing
@@ -242,7 +242,7 @@ public final class BenchOptions {
             throw new IllegalArgumentException("--configs: name at least one configuration besides stock, got '" + configs + "'");
         }
 
-        // Full counts, budgeted for 45 to 55 minutes on the 2-core machine: see docs/measurements.md
+        // Full counts, budgeted for about 40 minutes on the idle 2-core machine: see docs/measurements.md
         int inv = invocations != null ? invocations : full ? 4 : 2;
         int it = iterations != null ? iterations : full ? 12 : 3;
         int wu = warmup != null ? warmup : full ? 8 : 1;

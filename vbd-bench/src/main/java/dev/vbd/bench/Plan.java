@@ -1,7 +1,9 @@
 package dev.vbd.bench;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The order of the invocations. Configurations alternate invocation by invocation (stock, vbd,
@@ -55,6 +57,13 @@ final class Plan {
             }
         }
         return plan;
+    }
+
+    /** Invocations per label (workload, configuration, threads), in plan order. */
+    static Map<String, Integer> countsByLabel(List<Invocation> plan) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (Invocation inv : plan) counts.merge(inv.label(), 1, Integer::sum);
+        return counts;
     }
 
     private static void interleave(List<Invocation> plan, WorkloadSpec w, List<Config> configs, int threads, int n) {

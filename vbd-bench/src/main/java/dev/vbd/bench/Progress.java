@@ -15,7 +15,7 @@ import java.util.Map;
 final class Progress {
     private final PrintStream err;
     private final List<Invocation> plan;
-    private final Map<String, Integer> perLabel = new HashMap<>();
+    private final Map<String, Integer> perLabel;
     private final Map<String, double[]> byPair = new HashMap<>();
     private final Map<String, double[]> byWorkload = new HashMap<>();
     private final double[] all = new double[2];
@@ -25,7 +25,7 @@ final class Progress {
     Progress(PrintStream err, List<Invocation> plan) {
         this.err = err;
         this.plan = plan;
-        for (Invocation inv : plan) perLabel.merge(inv.label(), 1, Integer::sum);
+        this.perLabel = Plan.countsByLabel(plan);
     }
 
     void note(String line) {

@@ -45,9 +45,9 @@ public final class WorkloadCatalog {
     }
 
     /**
-     * The negative control's workload when the run has it: single-threaded, its invocations are
-     * short and steady (stock varies by about 1% between invocations on 2 cores), so its interval
-     * is narrow enough to tell 1.00 from a 20% overhead.
+     * The negative control's workload when the run has it: at one thread its invocations are short
+     * and steady (stock varies by a few percent between invocations on 2 cores), so its interval is
+     * narrow enough to tell 1.00 from a 20% overhead.
      */
     static final String NEGATIVE_CONTROL_WORKLOAD = "xalan";
 
