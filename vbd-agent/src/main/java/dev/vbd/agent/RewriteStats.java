@@ -10,6 +10,9 @@ public final class RewriteStats {
     public final AtomicInteger rewritten = new AtomicInteger();
     public final AtomicInteger alreadyRewritten = new AtomicInteger();
     public final AtomicInteger excluded = new AtomicInteger();
+    /** Hidden classes vbd rewrote on their way to the JVM, and those it left as generated (the JDK's method-handle plumbing). */
+    public final AtomicInteger hiddenRewritten = new AtomicInteger();
+    public final AtomicInteger hiddenLeft = new AtomicInteger();
     /** Classes that could not be rewritten and ran unchanged (only with skipUnrewritable). */
     public final Map<String, String> failed = Collections.synchronizedMap(new LinkedHashMap<>());
 }

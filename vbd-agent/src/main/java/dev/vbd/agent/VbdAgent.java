@@ -34,11 +34,17 @@ public final class VbdAgent {
             return;
         }
         RewriteStats s = new RewriteStats();
-        inst.addTransformer(new VbdTransformer(policy, options.skipUnrewritable(), s), false);
+        VbdTransformer transformer = new VbdTransformer(policy, options.skipUnrewritable(), s);
+        inst.addTransformer(transformer, false);
+        HiddenClasses hidden = new HiddenClasses(transformer, s, options.verifyReport() != null);
+        if (!hidden.install()) {
+            die("the prepared JDK does not hand hidden classes to vbd (prepared by another vbd build?)");
+            return;
+        }
         if (options.verifyReport() != null) {
             VerifyWalk walk = VerifyWalk.start(inst);
             Runtime.getRuntime().addShutdownHook(new Thread(
-                    () -> walk.run(inst, policy, options, s), "vbd-verify"));
+                    () -> walk.run(inst, policy, options, s, hidden), "vbd-verify"));
         }
     }
 

@@ -57,7 +57,7 @@ final class VbdTransformer implements ClassFileTransformer {
         }
     }
 
-    private byte[] fail(String className, String message) {
+    byte[] fail(String className, String message) {
         if (skipUnrewritable) {
             stats.failed.put(className, message);
             System.err.println("vbd: warning: class left unrewritten (not sequentially consistent): " + message);
@@ -70,12 +70,13 @@ final class VbdTransformer implements ClassFileTransformer {
         return null;
     }
 
-    private synchronized ClassRewriter rewriterFor(ClassLoader loader) {
+    synchronized ClassRewriter rewriterFor(ClassLoader loader) {
         if (loader == null) {
-            if (bootRewriter == null) bootRewriter = new ClassRewriter(policy, new LoaderBytesSource(null));
+            if (bootRewriter == null) bootRewriter = new ClassRewriter(policy, new LoaderBytesSource(null), true);
             return bootRewriter;
         }
-        return rewriters.computeIfAbsent(loader, l -> new ClassRewriter(policy, new LoaderBytesSource(l)));
+        return rewriters.computeIfAbsent(loader, l -> new ClassRewriter(policy, new LoaderBytesSource(l),
+                l == ClassLoader.getPlatformClassLoader()));
     }
 
     static boolean containsMarker(byte[] bytes) {

@@ -78,10 +78,10 @@ final class VerifyWalk implements ClassFileTransformer {
     }
 
     /** The shutdown hook's work: walk, verify, write the report. Never throws. */
-    void run(Instrumentation inst, Policy policy, AgentOptions options, RewriteStats stats) {
+    void run(Instrumentation inst, Policy policy, AgentOptions options, RewriteStats stats, HiddenClasses hidden) {
         long start = System.nanoTime();
         try {
-            VerifyReport report = walk(inst, policy, options, stats);
+            VerifyReport report = walk(inst, policy, options, stats, hidden);
             report.put("mode", "dynamic");
             report.put("javaVersion", System.getProperty("java.version"));
             report.put("javaHome", System.getProperty("java.home"));
@@ -89,6 +89,8 @@ final class VerifyWalk implements ClassFileTransformer {
             agent.put("rewritten", stats.rewritten.get());
             agent.put("alreadyRewritten", stats.alreadyRewritten.get());
             agent.put("excluded", stats.excluded.get());
+            agent.put("hiddenRewritten", stats.hiddenRewritten.get());
+            agent.put("hiddenLeftAsGenerated", stats.hiddenLeft.get());
             synchronized (stats.failed) {
                 agent.put("failed", new LinkedHashMap<String, Object>(stats.failed));
             }
@@ -108,22 +110,31 @@ final class VerifyWalk implements ClassFileTransformer {
         }
     }
 
-    private VerifyReport walk(Instrumentation inst, Policy policy, AgentOptions options, RewriteStats stats) {
+    private VerifyReport walk(Instrumentation inst, Policy policy, AgentOptions options, RewriteStats stats,
+                              HiddenClasses hidden) {
         VerifyReport report = new VerifyReport();
         PreparedJdk jdk = options.jdkDir() == null ? null : new PreparedJdk(options.jdkDir());
         try {
-            return walk(inst, policy, stats, report, jdk);
+            return walk(inst, policy, stats, report, jdk, hidden);
         } finally {
             if (jdk != null) jdk.close();
         }
     }
 
-    private VerifyReport walk(Instrumentation inst, Policy policy, RewriteStats stats, VerifyReport report, PreparedJdk jdk) {
+    private VerifyReport walk(Instrumentation inst, Policy policy, RewriteStats stats, VerifyReport report, PreparedJdk jdk,
+                              HiddenClasses hidden) {
         List<Class<?>> modifiable = new ArrayList<>();
+        // Hidden classes cannot be read back; those vbd rewrote are verified from the bytes it gave the JVM.
+        List<HiddenClasses.Rewritten> rewrittenHidden = hidden.rewritten();
+        Map<String, Integer> passedThrough = new HashMap<>();
+        for (HiddenClasses.Rewritten h : rewrittenHidden) passedThrough.merge(h.name().replace('/', '.'), 1, Integer::sum);
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (c.isArray() || c.isPrimitive()) continue;
             if (c.isHidden()) {
-                report.addHidden(c.getName());
+                // the JVM names a hidden class after its class file, plus '/' and a suffix of its own
+                String n = c.getName();
+                String base = n.lastIndexOf('/') > 0 ? n.substring(0, n.lastIndexOf('/')) : n;
+                if (passedThrough.merge(base, -1, Integer::sum) < 0) report.addHidden(n, hidden.whyLeft(base));
             } else if (!inst.isModifiableClass(c)) {
                 ClassLoader l = c.getClassLoader();
                 report.addUninspectable(c.getName(), loaderKey(l), "not modifiable: the JVM cannot hand its bytes back",
@@ -178,6 +189,11 @@ final class VerifyWalk implements ClassFileTransformer {
             }
             if (l != null) loaders.putIfAbsent(key, l);
             entries.add(new ClassEntry(key, () -> b, markerOf(c, l, internal, jdk)));
+        }
+        for (HiddenClasses.Rewritten h : rewrittenHidden) {
+            String key = loaderKey(h.loader());
+            if (h.loader() != null) loaders.putIfAbsent(key, h.loader());
+            entries.add(new ClassEntry(key, h::bytes, null));
         }
         Map<String, String> failed;
         synchronized (stats.failed) {

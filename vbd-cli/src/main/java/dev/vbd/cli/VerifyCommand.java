@@ -189,6 +189,12 @@ final class VerifyCommand {
         out.println(p + number(json, "classes") + " classes: " + number(json, "rewritten") + " rewritten, "
                 + number(json, "excluded") + " excluded, " + number(json, "uncovered") + " uncovered, "
                 + number(json, "hidden") + " hidden (not inspectable)");
+        if (json.get("hiddenReasons") instanceof Map<?, ?> why) {
+            why.forEach((reason, n) -> out.println(p + "  hidden, not rewritten: " + n + " " + reason));
+        }
+        if (json.get("agent") instanceof Map<?, ?> a && a.get("hiddenRewritten") instanceof Number n && n.longValue() > 0) {
+            out.println(p + "  " + n + " hidden classes rewritten on their way to the JVM, and checked");
+        }
         for (Map<String, Object> u : list(json, "uninspectedClasses")) {
             out.println(p + "  rewritten but not checked: " + u.get("class") + " [" + u.get("loader") + "]: " + u.get("reason"));
         }

@@ -32,5 +32,5 @@ public final class Conventions {
     public static final String RELAXED_DESC = "Ldev/vbd/Relaxed;";
 
     /** Format version of the rewrite, recorded in the marker and in the JDK cache key. */
-    public static final int REWRITE_VERSION = 1;
+    public static final int REWRITE_VERSION = 2;
 }

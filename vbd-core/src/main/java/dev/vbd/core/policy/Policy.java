@@ -16,6 +16,7 @@ public final class Policy {
     private static final List<String> EXCLUDED_PREFIXES = List.of(
             "dev/vbd/core/", "dev/vbd/agent/", "dev/vbd/cli/", "dev/vbd/shaded/",
             "java/util/concurrent/atomic/VbdRuntime", "jdk/internal/misc/VbdFences",
+            "java/lang/VbdHiddenClasses", "java/lang/invoke/VbdMethodHandles",
             "org/openjdk/jmh/infra/Blackhole");
 
     /**
@@ -77,7 +78,8 @@ public final class Policy {
     /**
      * A relaxed field is never made volatile. {@code stable} marks the JDK's {@code @Stable}
      * fields: lazily computed caches whose benign races the JDK designs for and that C2
-     * constant-folds; they keep their declared semantics.
+     * constant-folds; they keep their declared semantics. Callers pass it only for classes of the
+     * boot and platform class loaders: HotSpot ignores {@code @Stable} anywhere else, and so does vbd.
      */
     public boolean fieldRelaxed(String owner, String name, boolean annotated, boolean classRelaxed, boolean stable) {
         if (annotated || classRelaxed || stable) return true;
@@ -85,9 +87,12 @@ public final class Policy {
         return builtin.fieldRelaxed(dotted, name) || user.fieldRelaxed(dotted, name);
     }
 
-    /** Final instance fields that stay final whatever the constructors do. */
-    public boolean trustedFinal(String owner, boolean isRecord, boolean isHidden) {
-        if (isRecord || isHidden) return true;
+    /**
+     * Final instance fields that stay final whatever the constructors do. Records are not among
+     * them: HotSpot trusts their finals too, but a record whose canonical constructor leaks
+     * {@code this} can be seen with its components unset, as any other class.
+     */
+    public boolean trustedFinal(String owner) {
         for (String p : TRUSTED_FINAL_PREFIXES) {
             if (owner.startsWith(p)) return true;
         }

@@ -5,6 +5,7 @@ import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.analysis.ConstructorLeaks;
 import dev.vbd.core.policy.Policy;
+import dev.vbd.core.rewrite.jdk.JdkPatches;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -40,17 +41,32 @@ public final class ClassRewriter implements FieldOracle {
     private static final ClassFacts MISSING = new ClassFacts();
 
     private final boolean linkPlainFields;
+    /**
+     * Whether the classes come from the boot or platform class loader: HotSpot honours the JDK's
+     * VM annotations, {@code @Stable} among them, there alone, so only there does vbd keep a
+     * {@code @Stable} field's declared semantics.
+     */
+    private final boolean privileged;
+    private final boolean jdk;
 
-    /** A rewriter for classes loaded at run time, after the JVM has booted. */
+    /** A rewriter for application classes loaded at run time, after the JVM has booted. */
     public ClassRewriter(Policy policy, ClassBytesSource source) {
-        this(policy, source, true);
+        this(policy, source, false);
     }
 
-    private ClassRewriter(Policy policy, ClassBytesSource source, boolean linkPlainFields) {
+    /** A rewriter for classes loaded at run time; {@code privileged} for the boot and platform class loaders. */
+    public ClassRewriter(Policy policy, ClassBytesSource source, boolean privileged) {
+        this(policy, source, true, privileged, false);
+    }
+
+    private ClassRewriter(Policy policy, ClassBytesSource source, boolean linkPlainFields, boolean privileged,
+                          boolean jdk) {
         this.policy = policy;
         this.source = source;
         this.leaks = new ConstructorLeaks(source);
         this.linkPlainFields = linkPlainFields;
+        this.privileged = privileged;
+        this.jdk = jdk;
     }
 
     /**
@@ -59,7 +75,7 @@ public final class ClassRewriter implements FieldOracle {
      * to fields vbd made volatile stay volatile (relax the field or its class for plain access).
      */
     public static ClassRewriter forJdk(Policy policy, ClassBytesSource source) {
-        return new ClassRewriter(policy, source, false);
+        return new ClassRewriter(policy, source, false, true, true);
     }
 
     public Policy policy() { return policy; }
@@ -99,7 +115,8 @@ public final class ClassRewriter implements FieldOracle {
                 if (d == FieldDecision.UNFINAL_VOLATILE && !unfinal.contains(f.name())) unfinal.add(f.name());
             }
             ClassWriter writer = new ClassWriter(reader, 0);
-            reader.accept(new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal), 0);
+            ClassVisitor rewriting = new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal);
+            reader.accept(jdk ? JdkPatches.wrap(name, rewriting) : rewriting, 0);
             return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
                     flipped, unfinal, relaxed);
         } catch (MethodTooLargeException e) {
@@ -138,10 +155,10 @@ public final class ClassRewriter implements FieldOracle {
         for (ClassFacts.FieldFact f : facts.declaredFields) {
             FieldDecision d;
             if ((f.isStatic() && f.isFinal()) || f.isVolatile()
-                    || policy.fieldRelaxed(facts.name, f.name(), f.relaxedAnnotation(), classRelaxed, f.stable())) {
+                    || policy.fieldRelaxed(facts.name, f.name(), f.relaxedAnnotation(), classRelaxed, f.stable() && privileged)) {
                 d = FieldDecision.KEEP;
             } else if (f.isFinal()) {
-                if (policy.trustedFinal(facts.name, facts.isRecord(), false)) {
+                if (policy.trustedFinal(facts.name)) {
                     d = FieldDecision.KEEP;
                 } else {
                     if (unsafeFinals == null) {
@@ -255,6 +272,11 @@ public final class ClassRewriter implements FieldOracle {
         public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
             MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
             if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
+            if (BulkOperations.isFencedBody(facts.name, name)) {
+                // one bulk operation: fenced as a whole, its element accesses unordered among themselves
+                relaxed.add(name + descriptor);
+                return new FencedBodyVisitor(access, name, descriptor, signature, exceptions, mv);
+            }
             boolean methodRelaxed = policy.methodRelaxed(facts.name, name, descriptor,
                     facts.relaxedMethods.contains(name + descriptor), classRelaxed);
             if (methodRelaxed) {

@@ -87,6 +87,26 @@ final class MethodCheck {
         }
     }
 
+    /**
+     * A bulk operation's body ({@link BulkOperations#isFencedBody}) must open with a full fence and
+     * have one right before every return: callers reach it by paths vbd cannot fence.
+     */
+    void fencedBody() {
+        if (insns == null) insns = new Instructions(code, method);
+        boolean ok = insns.size > 0 && isFence(0, Conventions.FULL);
+        for (int i = 1; ok && i < insns.size; i++) {
+            int op = insns.opcodes[i];
+            if (op >= Opcodes.IRETURN && op <= Opcodes.RETURN && !isFence(i - 1, Conventions.FULL)) ok = false;
+        }
+        sites++;
+        if (ok) {
+            report.scSites++;
+        } else {
+            report.findings.add(new Finding(code.className(), loader, method.key(), 0, Finding.Kind.BULK,
+                    "bulk operation whose body lacks VbdRuntime.full() on entry or before a return"));
+        }
+    }
+
     private interface Detail { String get(); }
 
     private void site(int i, Finding.Kind kind, boolean sc, Detail detail) {
@@ -163,7 +183,7 @@ final class MethodCheck {
         }
         ClassFacts declaring = r.owner().facts();
         if (!relaxed && scope.policy().fieldRelaxed(declaring.name, name, f.relaxedAnnotation(),
-                scope.classRelaxed(r.owner().loader(), declaring), f.stable())) {
+                scope.classRelaxed(r.owner().loader(), declaring), f.stable() && jdkLoader(r.owner().loader()))) {
             sites++;
             report.relaxedSites++;
             return;
@@ -171,6 +191,11 @@ final class MethodCheck {
         site(i, Finding.Kind.FIELD, false, () -> (op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC ? "reads " : "writes ")
                 + declaring.name.replace('/', '.') + "." + name + " (" + desc + "), neither volatile nor final"
                 + (declaring.marker == null && policyExcluded(declaring.name) ? "; its class is excluded from the rewrite" : ""));
+    }
+
+    /** HotSpot honours {@code @Stable} in the boot and platform loaders' classes alone (see Policy#fieldRelaxed). */
+    static boolean jdkLoader(String loader) {
+        return loader.equals("boot") || loader.equals("jdk") || loader.startsWith("platform@");
     }
 
     private boolean policyExcluded(String name) {

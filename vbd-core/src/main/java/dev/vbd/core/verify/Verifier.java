@@ -3,6 +3,7 @@ package dev.vbd.core.verify;
 import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.policy.Policy;
+import dev.vbd.core.rewrite.BulkOperations;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -119,6 +120,7 @@ public final class Verifier {
                         "method code unreadable: " + ex));
                 continue;
             }
+            if (BulkOperations.isFencedBody(name, m.name())) check.fencedBody();
             if (!isRelaxed && check.orderedSites > 0 && facts.intrinsicMethods.contains(m.key())) {
                 report.intrinsics.add(new VerifyReport.Intrinsic(name.replace('/', '.'), m.key(), check.orderedSites));
             }

@@ -36,6 +36,7 @@ public final class VerifyReport {
     final List<Uncovered> uninspected = new ArrayList<>();
     final List<Intrinsic> intrinsics = new ArrayList<>();
     final List<String> hiddenClasses = new ArrayList<>();
+    final Map<String, Integer> hiddenReasons = new TreeMap<>();
     final Map<String, Integer> exclusions = new TreeMap<>();
     final Map<String, Integer> unresolved = new TreeMap<>();
     final Map<String, Object> extra = new LinkedHashMap<>();
@@ -61,11 +62,15 @@ public final class VerifyReport {
     public List<Uncovered> uncoveredClasses() { return List.copyOf(uncovered); }
     public List<Intrinsic> intrinsics() { return List.copyOf(intrinsics); }
 
-    /** A class that could not be inspected: hidden (never passed to agents, not retransformable). */
-    public void addHidden(String className) {
+    /**
+     * A hidden class that could not be inspected (never passed to agents, not retransformable) and
+     * that did not pass through vbd's rewrite on its way to the JVM, and why.
+     */
+    public void addHidden(String className, String reason) {
         classes++;
         hidden++;
         hiddenClasses.add(className);
+        hiddenReasons.merge(reason, 1, Integer::sum);
     }
 
     /**
@@ -98,6 +103,7 @@ public final class VerifyReport {
         uninspected.addAll(o.uninspected);
         intrinsics.addAll(o.intrinsics);
         hiddenClasses.addAll(o.hiddenClasses);
+        o.hiddenReasons.forEach((k, v) -> hiddenReasons.merge(k, v, Integer::sum));
         o.exclusions.forEach((k, v) -> exclusions.merge(k, v, Integer::sum));
         o.unresolved.forEach((k, v) -> unresolved.merge(k, v, Integer::sum));
     }
@@ -131,6 +137,7 @@ public final class VerifyReport {
         m.put("uninspectedClasses", classList(uninspected));
         m.put("excludedReasons", new LinkedHashMap<>(exclusions));
         m.put("hiddenClasses", new ArrayList<>(limit(hiddenClasses)));
+        m.put("hiddenReasons", new LinkedHashMap<>(hiddenReasons));
         List<Object> in = new ArrayList<>();
         for (Intrinsic x : limit(intrinsics)) {
             Map<String, Object> e = new LinkedHashMap<>();

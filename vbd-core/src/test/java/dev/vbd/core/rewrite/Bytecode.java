@@ -166,7 +166,11 @@ public final class Bytecode {
 
     /** Textifier lines of the real instructions of a method ({@code name} or {@code name+desc}). */
     public static List<String> of(byte[] classBytes, String method) {
-        MethodNode m = method(classBytes, method);
+        return of(method(classBytes, method));
+    }
+
+    /** Textifier lines of the real instructions of a method. */
+    public static List<String> of(MethodNode m) {
         Textifier text = new Textifier();
         TraceMethodVisitor trace = new TraceMethodVisitor(text);
         List<String> lines = new ArrayList<>();
@@ -178,6 +182,13 @@ public final class Bytecode {
             for (Object o : text.getText().subList(before, text.getText().size())) sb.append(o);
             lines.add(sb.toString().strip().replaceAll("\\s*\\n\\s*", " "));
         }
+        return lines;
+    }
+
+    /** The instructions of every method of a class, one line each. */
+    public static List<String> all(byte[] classBytes) {
+        List<String> lines = new ArrayList<>();
+        for (MethodNode m : node(classBytes).methods) lines.addAll(of(m));
         return lines;
     }
 

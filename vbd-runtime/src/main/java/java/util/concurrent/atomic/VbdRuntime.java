@@ -6,6 +6,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
+import java.lang.reflect.Method;
+import java.util.function.BiFunction;
 
 import jdk.internal.misc.Unsafe;
 import jdk.internal.misc.VbdFences;
@@ -52,6 +54,112 @@ public final class VbdRuntime {
         Unsafe u = VbdFences.U; // one call less per fence in the interpreter
         if (u == null) u = VbdFences.lazy();
         if (u != null) u.fullFence();
+    }
+
+    /**
+     * {@code System.arraycopy} fenced as a whole, as rewritten call sites fence it. Method handles
+     * and reflection reach the native method without passing through any rewritten call site, so
+     * the JDK links them here instead (see {@code java.lang.invoke.VbdMethodHandles} and
+     * {@link #reflectiveTwin}). The trailing fence runs on an exception too: an
+     * ArrayStoreException leaves the elements copied before it in place.
+     */
+    @Hidden
+    @ForceInline
+    public static void arraycopy(Object src, int srcPos, Object dest, int destPos, int length) {
+        full();
+        try {
+            System.arraycopy(src, srcPos, dest, destPos, length);
+        } finally {
+            full();
+        }
+    }
+
+    /**
+     * The name of the volatile mode of a weak-mode method of {@code jdk.internal.misc.Unsafe} on a
+     * heap location ({@code (Object, long, ...)}), or null when the method is no such weak mode.
+     * Rewritten call sites are renamed the same way; this answers for the paths that reach the
+     * method without a call site: method handles and reflection.
+     */
+    public static String unsafeVolatileTwin(String name, Class<?>[] params) {
+        if (params.length < 2 || params[0] != Object.class || params[1] != long.class) return null;
+        String type = null;
+        for (String t : UNSAFE_TYPES) {
+            int at = name.indexOf(t);
+            if (at > 0 && (type == null || t.length() > type.length())) type = t;
+        }
+        if (type == null) return null;
+        int at = name.indexOf(type);
+        String op = name.substring(0, at), mode = name.substring(at + type.length());
+        switch (op) {
+            case "get":
+            case "put":
+                return mode.isEmpty() || mode.equals("Acquire") || mode.equals("Release") || mode.equals("Opaque")
+                        ? op + type + "Volatile" : null;
+            case "weakCompareAndSet":
+                return mode.equals("Plain") || mode.equals("Acquire") || mode.equals("Release") ? op + type : null;
+            case "compareAndExchange":
+            case "getAndSet":
+            case "getAndAdd":
+            case "getAndBitwiseOr":
+            case "getAndBitwiseAnd":
+            case "getAndBitwiseXor":
+                return mode.equals("Acquire") || mode.equals("Release") ? op + type : null;
+            default:
+                return null;
+        }
+    }
+
+    private static final String[] UNSAFE_TYPES = {
+            "Int", "Long", "Short", "Byte", "Char", "Boolean", "Float", "Double", "Reference"};
+
+    private static volatile Method arraycopyTwin;
+
+    /**
+     * The method reflection must invoke in place of {@code m}: {@link #arraycopy} for
+     * {@code System.arraycopy}, the volatile mode for a weak mode of {@code jdk.internal.misc.Unsafe},
+     * else {@code m} itself. The JDK's reflection factory asks before it builds an accessor, so
+     * the {@code Method} a program holds stays the one it looked up.
+     */
+    public static Method reflectiveTwin(Method m) {
+        Class<?> c = m.getDeclaringClass();
+        if (c != System.class && c != Unsafe.class) return m;
+        try {
+            if (c == System.class) {
+                if (!m.getName().equals("arraycopy")) return m;
+                Method t = arraycopyTwin;
+                if (t == null) {
+                    t = VbdRuntime.class.getDeclaredMethod("arraycopy", m.getParameterTypes());
+                    arraycopyTwin = t;
+                }
+                return t;
+            }
+            String twin = unsafeVolatileTwin(m.getName(), m.getParameterTypes());
+            return twin == null ? m : Unsafe.class.getDeclaredMethod(twin, m.getParameterTypes());
+        } catch (NoSuchMethodException e) {
+            throw new InternalError("vbd: no fenced twin for " + m, e);
+        }
+    }
+
+    private static volatile BiFunction<Class<?>, byte[], byte[]> hiddenClassRewriter;
+
+    /**
+     * Installs the rewriter for hidden classes, which the JVM never shows to agents: it receives
+     * the lookup class and the class file, and returns the class file to define (or null to define
+     * it as it is). Only the first call takes effect; vbd's agent makes it before the program runs.
+     */
+    public static boolean hiddenClassRewriter(BiFunction<Class<?>, byte[], byte[]> rewriter) {
+        synchronized (VbdRuntime.class) {
+            if (hiddenClassRewriter != null) return false;
+            hiddenClassRewriter = rewriter;
+            return true;
+        }
+    }
+
+    /** Called by the JDK's one native define path for every hidden class (see {@code java.lang.VbdHiddenClasses}). */
+    public static byte[] rewriteHidden(Class<?> lookup, byte[] bytes) {
+        BiFunction<Class<?>, byte[], byte[]> r = hiddenClassRewriter;
+        if (r == null) return null; // JVM start-up: the JDK's own, before any program code
+        return r.apply(lookup, bytes);
     }
 
     /**

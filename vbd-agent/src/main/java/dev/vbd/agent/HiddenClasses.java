@@ -1,0 +1,109 @@
+package dev.vbd.agent;
+
+import dev.vbd.core.rewrite.RewriteException;
+import dev.vbd.core.rewrite.RewriteResult;
+import org.objectweb.asm.ClassReader;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+
+/**
+ * The rewrite of hidden classes. The JVM shows them to no agent, so the prepared JDK hands each
+ * one here from its only define path ({@code VbdRuntime.rewriteHidden}), with the lookup class that
+ * defines it: lambda proxies, framework-spun classes, the JDK's own.
+ *
+ * <p>The classes {@code java.lang.invoke} generates for itself ({@code LambdaForm}s and the like)
+ * are left as generated: they reach fields with the fields' own, already volatile, modes and
+ * methods through their rewritten or twinned bodies, and fencing them would slow every method
+ * handle. Hidden classes defined while this thread is already rewriting one (vbd's own lambdas)
+ * pass through too: they belong to vbd.
+ */
+final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
+    private static final String JDK_INVOKE = "java.lang.invoke.";
+
+    private final VbdTransformer transformer;
+    private final RewriteStats stats;
+    /** With the verifier on: what each rewritten hidden class became, for the walk at exit. */
+    private final List<Rewritten> kept;
+    private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
+    /** With the verifier on: why each hidden class left as it was was left, by the name in its class file. */
+    private final Map<String, String> left;
+
+    static final String BEFORE_VBD = "defined before vbd started (the JVM's start-up)";
+    static final String GENERATED = "java.lang.invoke's own generated code, left as generated";
+    static final String OWN = "defined while vbd rewrote another class on the same thread (vbd's own lambdas)";
+
+    record Rewritten(ClassLoader loader, String name, byte[] bytes) {}
+
+    HiddenClasses(VbdTransformer transformer, RewriteStats stats, boolean keep) {
+        this.transformer = transformer;
+        this.stats = stats;
+        this.kept = keep ? new ArrayList<>() : null;
+        this.left = keep ? new ConcurrentHashMap<>() : null;
+    }
+
+    @Override
+    public byte[] apply(Class<?> lookup, byte[] bytes) {
+        if (busy.get() != null) return leave(bytes, OWN);
+        if (lookup.getName().startsWith(JDK_INVOKE)) {
+            stats.hiddenLeft.incrementAndGet();
+            return leave(bytes, GENERATED);
+        }
+        busy.set(Boolean.TRUE);
+        try {
+            ClassLoader loader = lookup.getClassLoader();
+            RewriteResult r = transformer.rewriterFor(loader).rewrite(bytes);
+            if (r.status() != RewriteResult.Status.REWRITTEN) return leave(bytes, r.reason());
+            stats.hiddenRewritten.incrementAndGet();
+            if (kept != null) {
+                synchronized (kept) {
+                    kept.add(new Rewritten(loader, r.className(), r.bytes()));
+                }
+            }
+            return r.bytes();
+        } catch (RewriteException e) {
+            return transformer.fail(e.className() + " (hidden, defined by " + lookup.getName() + ")", e.getMessage());
+        } catch (Throwable t) {
+            return transformer.fail(lookup.getName() + " (a hidden class it defines)", String.valueOf(t));
+        } finally {
+            busy.remove();
+        }
+    }
+
+    private byte[] leave(byte[] bytes, String why) {
+        if (left != null) {
+            try {
+                left.put(new ClassReader(bytes).getClassName().replace('/', '.'), why);
+            } catch (RuntimeException e) {
+                // the JVM will reject the class file itself
+            }
+        }
+        return null;
+    }
+
+    /** Why a hidden class that vbd did not rewrite was left as it was (verify mode only). */
+    String whyLeft(String nameInClassFile) {
+        return left.getOrDefault(nameInClassFile, BEFORE_VBD);
+    }
+
+    /** The hidden classes rewritten so far (verify mode only). */
+    List<Rewritten> rewritten() {
+        synchronized (kept) {
+            return new ArrayList<>(kept);
+        }
+    }
+
+    /** Hands this rewriter to the prepared JDK; false if something else already holds the hook. */
+    boolean install() {
+        try {
+            Object ok = Class.forName("java.util.concurrent.atomic.VbdRuntime", false, null)
+                    .getMethod("hiddenClassRewriter", BiFunction.class).invoke(null, this);
+            return Boolean.TRUE.equals(ok);
+        } catch (ReflectiveOperationException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.vbd.core.rewrite;
+
+import dev.vbd.core.ClassBytesSource;
+import dev.vbd.core.policy.Policy;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.commons.ClassRemapper;
+import org.objectweb.asm.commons.SimpleRemapper;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+
+import static dev.vbd.core.rewrite.Bytecode.FULL;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The changes made to the JDK's own classes when it is prepared: bulk operations fenced in their
+ * bodies, hidden classes routed through vbd's rewriter, and method handles and reflection routed
+ * to fenced twins of native operations. Each is checked on the running JDK's real class file.
+ */
+class JdkPatchesTest {
+    private static final ClassBytesSource JDK = name -> {
+        try (InputStream in = ClassLoader.getSystemResourceAsStream(name + ".class")) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            return null;
+        }
+    };
+    private static final ClassRewriter REWRITER = ClassRewriter.forJdk(Policy.defaults(), JDK);
+
+    private static byte[] prepared(String name) {
+        byte[] before = JDK.find(name);
+        assertNotNull(before, name);
+        RewriteResult r = REWRITER.rewrite(before);
+        assertEquals(RewriteResult.Status.REWRITTEN, r.status(), name);
+        Bytecode.verify(r.bytes());
+        return r.bytes();
+    }
+
+    private static List<String> code(MethodNode m) {
+        return Bytecode.of(m);
+    }
+
+    @Test
+    void arraysFillIsFencedOnEntryEveryReturnAndEveryException() {
+        byte[] after = prepared("java/util/Arrays");
+        for (String m : List.of("fill([IIII)V", "fill([Ljava/lang/Object;Ljava/lang/Object;)V",
+                "copyOf([JI)[J", "copyOfRange([Ljava/lang/Object;II)[Ljava/lang/Object;")) {
+            MethodNode mn = Bytecode.method(after, m);
+            List<String> insns = code(mn);
+            assertEquals(FULL, insns.get(0), m + " starts with a full fence");
+            for (int i = 1; i < insns.size(); i++) {
+                if (insns.get(i).matches("[ILFDA]?RETURN")) assertEquals(FULL, insns.get(i - 1), m + ": fence before " + i);
+            }
+            TryCatchBlockNode last = mn.tryCatchBlocks.get(mn.tryCatchBlocks.size() - 1);
+            assertNull(last.type, m + ": the last handler catches everything");
+            AbstractInsnNode h = last.handler;
+            while (h.getOpcode() < 0) h = h.getNext();
+            assertEquals(Opcodes.INVOKESTATIC, h.getOpcode(), m);
+            assertEquals(Opcodes.ATHROW, h.getNext().getOpcode(), m + ": fence, then rethrow");
+            // the body itself stays unordered: an element store inside is not fenced
+            assertTrue(insns.stream().filter(FULL::equals).count() <= 2 + insns.stream().filter(s -> s.endsWith("RETURN")).count(), m);
+        }
+        // HotSpot's verifier checks the frames, the handler's included, on a renamed copy
+        byte[] copy = rename(after, "java/util/Arrays", "fenced/Arrays");
+        Bytecode.defineAndLink(Map.of("fenced/Arrays", copy));
+    }
+
+    @Test
+    void unsafeCopyAndSetMemoryAreFencedButTheirNativesAreNot() {
+        byte[] after = prepared("jdk/internal/misc/Unsafe");
+        assertEquals(FULL, code(Bytecode.method(after, "copyMemory(Ljava/lang/Object;JLjava/lang/Object;JJ)V")).get(0));
+        assertEquals(FULL, code(Bytecode.method(after, "setMemory(Ljava/lang/Object;JJB)V")).get(0));
+        assertTrue(Bytecode.method(after, "copyMemory0(Ljava/lang/Object;JLjava/lang/Object;JJ)V").instructions.size() == 0);
+    }
+
+    @Test
+    void theJdksOneDefinePathCallsVbdFirst() {
+        String call = "INVOKESTATIC java/lang/ClassLoader.defineClass0";
+        String hook = "INVOKESTATIC java/lang/VbdHiddenClasses.defineClass0";
+        int found = 0;
+        // JDK 17 implements JavaLangAccess in System$2, later JDKs in System$1
+        for (String name : List.of("java/lang/System$1", "java/lang/System$2")) {
+            byte[] before = JDK.find(name);
+            if (before == null) continue;
+            String was = String.join("\n", Bytecode.all(before));
+            if (!was.contains(call)) continue;
+            String now = String.join("\n", Bytecode.all(prepared(name)));
+            assertTrue(now.contains(hook), name);
+            assertTrue(!now.contains(call), name);
+            found++;
+        }
+        assertEquals(1, found, "one class calls defineClass0");
+    }
+
+    @Test
+    void directMethodHandlesAndReflectionAskForTwins() {
+        byte[] dmh = prepared("java/lang/invoke/DirectMethodHandle");
+        List<String> make = code(Bytecode.method(dmh,
+                "make(BLjava/lang/Class;Ljava/lang/invoke/MemberName;Ljava/lang/Class;)Ljava/lang/invoke/DirectMethodHandle;"));
+        assertEquals(List.of("ALOAD 2", "ALOAD 3",
+                "INVOKESTATIC java/lang/invoke/VbdMethodHandles.redirect (Ljava/lang/invoke/MemberName;Ljava/lang/Class;)Ljava/lang/invoke/MemberName;",
+                "ASTORE 2"), make.subList(0, 4));
+
+        byte[] rf = prepared("jdk/internal/reflect/ReflectionFactory");
+        MethodNode m = Bytecode.node(rf).methods.stream().filter(x -> x.name.equals("newMethodAccessor")).findFirst().orElseThrow();
+        assertEquals(List.of("ALOAD 1",
+                "INVOKESTATIC java/util/concurrent/atomic/VbdRuntime.reflectiveTwin (Ljava/lang/reflect/Method;)Ljava/lang/reflect/Method;",
+                "ASTORE 1"), code(m).subList(0, 3));
+    }
+
+    @Test
+    void applicationClassesGetNoJdkPatches() {
+        Map<String, byte[]> c = Bytecode.compile("""
+                package app;
+                public class Direct {
+                    static Object make() { return null; }
+                }
+                """);
+        byte[] after = Bytecode.rewritten(c, "app/Direct");
+        assertEquals(Bytecode.of(c.get("app/Direct"), "make"), Bytecode.of(after, "make"));
+    }
+
+    private static byte[] rename(byte[] bytes, String from, String to) {
+        ClassWriter w = new ClassWriter(0);
+        new ClassReader(bytes).accept(new ClassRemapper(w, new SimpleRemapper(from, to)), 0);
+        return w.toByteArray();
+    }
+}

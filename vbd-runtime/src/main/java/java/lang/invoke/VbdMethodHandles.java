@@ -1,0 +1,53 @@
+package java.lang.invoke;
+
+import java.util.concurrent.atomic.VbdRuntime;
+
+import jdk.internal.misc.Unsafe;
+
+/**
+ * Direct method handles to operations that rewritten call sites fence or upgrade, but whose
+ * bodies cannot carry the guarantee because they are native: {@code System.arraycopy}, and the
+ * weak modes of {@code jdk.internal.misc.Unsafe}. vbd's preparation of java.base makes
+ * {@code DirectMethodHandle.make}, through which every direct method handle is made (lookups,
+ * {@code unreflect}, constant pool method handles, lambda metafactory arguments, reflection on
+ * recent JDKs), pass its member through {@link #redirect} first.
+ */
+final class VbdMethodHandles {
+    private static volatile MemberName arraycopy;
+
+    private VbdMethodHandles() {}
+
+    static MemberName redirect(MemberName m, Class<?> caller) {
+        if (!m.isMethod()) return m;
+        Class<?> c = m.getDeclaringClass();
+        if (c == System.class) {
+            if (!m.isStatic() || !m.getName().equals("arraycopy")) return m;
+            MemberName t = arraycopy;
+            if (t == null) {
+                t = resolve(VbdRuntime.class, "arraycopy", m.getMethodType(), true);
+                arraycopy = t;
+            }
+            return t;
+        }
+        // The JDK's own method handles on Unsafe (java.lang.invoke's field accessors) keep the mode
+        // they ask for: they implement the accesses the program's bytecode already chose.
+        if (c != Unsafe.class || caller == null || isJdk(caller)) return m;
+        String twin = VbdRuntime.unsafeVolatileTwin(m.getName(), m.getMethodType().parameterArray());
+        return twin == null ? m : resolve(Unsafe.class, twin, m.getMethodType(), false);
+    }
+
+    private static boolean isJdk(Class<?> c) {
+        ClassLoader l = c.getClassLoader();
+        return l == null || l == ClassLoader.getPlatformClassLoader();
+    }
+
+    private static MemberName resolve(Class<?> owner, String name, MethodType type, boolean isStatic) {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.Lookup.IMPL_LOOKUP;
+            MethodHandle h = isStatic ? lookup.findStatic(owner, name, type) : lookup.findVirtual(owner, name, type);
+            return h.internalMemberName();
+        } catch (ReflectiveOperationException e) {
+            throw new InternalError("vbd: no fenced twin " + owner.getName() + "." + name + type, e);
+        }
+    }
+}
