@@ -3,6 +3,7 @@ package dev.vbd.agent;
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.verify.ClassEntry;
+import dev.vbd.core.verify.Finding;
 import dev.vbd.core.verify.Json;
 import dev.vbd.core.verify.PreparedJdk;
 import dev.vbd.core.verify.Verifier;
@@ -199,10 +200,13 @@ final class VerifyWalk implements ClassFileTransformer {
         synchronized (stats.failed) {
             failed = new HashMap<>(stats.failed);
         }
-        return new Verifier(policy)
+        new Verifier(policy)
                 .failedRewrites(failed)
                 .lookup((loader, name) -> packageInfo(loaders.get(loader), name))
                 .verify(entries, report);
+        openPaths().forEach((what, n) -> report.addFinding(new Finding("(linked at run time)", BOOT,
+                "(" + n + (n == 1 ? " time)" : " times)"), 0, Finding.Kind.INDIRECT, what)));
+        return report;
     }
 
     /** The marker noted when the class loaded or, for classes loaded before the agent, in the prepared JDK. */
@@ -215,6 +219,17 @@ final class VerifyWalk implements ClassFileTransformer {
             return prepared == null ? null : ClassFacts.read(prepared).marker;
         } catch (RuntimeException e) {
             return null;
+        }
+    }
+
+    /** What the prepared JDK recorded of paths to operations it cannot fence (method handles, reflection). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Integer> openPaths() {
+        try {
+            return (Map<String, Integer>) Class.forName("java.util.concurrent.atomic.VbdRuntime", false, null)
+                    .getMethod("openPaths").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            return Map.of("the prepared JDK's record of indirect paths is unreadable: " + e, 1);
         }
     }
 

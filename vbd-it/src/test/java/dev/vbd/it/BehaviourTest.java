@@ -43,6 +43,12 @@ class BehaviourTest {
     }
 
     @OnEachJdk
+    void indirectPathsToBulkOperationsAndUnsafe(int jdk) {
+        Outcome vbd = sameAsStock("indirect", jdk, 0);
+        assertTrue(vbd.stdout().contains("unsafe through reflection: 6"), vbd.describe());
+    }
+
+    @OnEachJdk
     void records(int jdk) {
         sameAsStock("records", jdk, 0);
     }

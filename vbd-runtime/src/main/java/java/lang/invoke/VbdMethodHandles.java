@@ -17,9 +17,13 @@ final class VbdMethodHandles {
 
     private VbdMethodHandles() {}
 
-    static MemberName redirect(MemberName m, Class<?> caller) {
+    static MemberName redirect(MemberName m, Class<?> refc, Class<?> caller) {
         if (!m.isMethod()) return m;
         Class<?> c = m.getDeclaringClass();
+        if (c == Object.class && refc != null && refc.isArray() && m.getName().equals("clone")) {
+            VbdRuntime.noteUnfenced(c, "clone", new Class<?>[0], true, "a method handle");
+            return m;
+        }
         if (c == System.class) {
             if (!m.isStatic() || !m.getName().equals("arraycopy")) return m;
             MemberName t = arraycopy;
@@ -32,7 +36,9 @@ final class VbdMethodHandles {
         // The JDK's own method handles on Unsafe (java.lang.invoke's field accessors) keep the mode
         // they ask for: they implement the accesses the program's bytecode already chose.
         if (c != Unsafe.class || caller == null || isJdk(caller)) return m;
-        String twin = VbdRuntime.unsafeVolatileTwin(m.getName(), m.getMethodType().parameterArray());
+        Class<?>[] params = m.getMethodType().parameterArray();
+        String twin = VbdRuntime.unsafeVolatileTwin(m.getName(), params);
+        if (twin == null) VbdRuntime.noteUnfenced(c, m.getName(), params, false, "a method handle");
         return twin == null ? m : resolve(Unsafe.class, twin, m.getMethodType(), false);
     }
 

@@ -22,7 +22,12 @@ public record Finding(String className, String loader, String method, int offset
         /** vbd's plain-field link outside a relaxed method. */
         PLAIN_FIELD,
         /** Code the verifier could not decode: nothing about it is known, so it counts against SC. */
-        UNVERIFIABLE
+        UNVERIFIABLE,
+        /**
+         * A method handle or reflective call the program made, at run time, to an operation vbd cannot
+         * fence on that path (recorded by the prepared JDK as it links the call).
+         */
+        INDIRECT
     }
 
     /** {@code class.method(desc) @offset: KIND detail}, as the CLI prints it. */

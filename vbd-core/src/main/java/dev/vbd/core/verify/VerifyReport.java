@@ -108,6 +108,11 @@ public final class VerifyReport {
         o.unresolved.forEach((k, v) -> unresolved.merge(k, v, Integer::sum));
     }
 
+    /** A finding made outside the bytecode checks (paths the prepared JDK recorded at run time). */
+    public void addFinding(Finding f) {
+        findings.add(f);
+    }
+
     /** Additional top-level JSON fields (mode, JVM, the agent's own counts). */
     public void put(String key, Object jsonValue) {
         extra.put(key, jsonValue);

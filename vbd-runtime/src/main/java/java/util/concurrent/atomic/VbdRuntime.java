@@ -122,6 +122,7 @@ public final class VbdRuntime {
      */
     public static Method reflectiveTwin(Method m) {
         Class<?> c = m.getDeclaringClass();
+        if (c == Object.class || c == Unsafe.class) noteUnfenced(c, m.getName(), m.getParameterTypes(), c == Object.class, "reflection");
         if (c != System.class && c != Unsafe.class) return m;
         try {
             if (c == System.class) {
@@ -137,6 +138,47 @@ public final class VbdRuntime {
             return twin == null ? m : Unsafe.class.getDeclaredMethod(twin, m.getParameterTypes());
         } catch (NoSuchMethodException e) {
             throw new InternalError("vbd: no fenced twin for " + m, e);
+        }
+    }
+
+    /** Paths to unfenced operations the program linked, with counts; made on first use, long after start-up. */
+    private static java.util.Map<String, Integer> openPaths;
+
+    /**
+     * Records that the program reached, through a method handle or reflection, an operation vbd
+     * cannot fence on that path; the verifier reports each one.
+     */
+    public static void openPath(String what) {
+        synchronized (VbdRuntime.class) {
+            if (openPaths == null) openPaths = new java.util.TreeMap<>();
+            openPaths.merge(what, 1, Integer::sum);
+        }
+    }
+
+    /** What {@link #openPath} recorded so far. */
+    public static java.util.Map<String, Integer> openPaths() {
+        synchronized (VbdRuntime.class) {
+            return openPaths == null ? java.util.Map.of() : new java.util.TreeMap<>(openPaths);
+        }
+    }
+
+    /**
+     * Whether a method of {@code jdk.internal.misc.Unsafe} is a plain access with no volatile twin:
+     * an absolute address, a native word, or an unaligned access. Rewritten call sites fence these;
+     * method handles and reflection on them cannot be.
+     */
+    static boolean unsafeUnfenced(String name, Class<?>[] params) {
+        if (!name.startsWith("get") && !name.startsWith("put")) return false;
+        if (name.endsWith("Unaligned") || name.equals("getAddress") || name.equals("putAddress")) return true;
+        return params.length >= 1 && params[0] == long.class && unsafeVolatileTwin(name, new Class<?>[]{Object.class, long.class}) != null;
+    }
+
+    /** Records a reflective or method-handle path to an unfenced operation, if {@code name} of {@code c} is one. */
+    public static void noteUnfenced(Class<?> c, String name, Class<?>[] params, boolean virtualOnArray, String path) {
+        if (c == Object.class && name.equals("clone") && virtualOnArray) {
+            openPath("clone() of an array through " + path + ": a bulk copy without fences");
+        } else if (c == Unsafe.class && unsafeUnfenced(name, params)) {
+            openPath("jdk.internal.misc.Unsafe." + name + " through " + path + ": a plain access without fences");
         }
     }
 

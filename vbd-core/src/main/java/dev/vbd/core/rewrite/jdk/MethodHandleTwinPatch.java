@@ -7,7 +7,7 @@ import org.objectweb.asm.Opcodes;
 /**
  * {@code DirectMethodHandle.make(byte refKind, Class refc, MemberName member, Class caller)}, the
  * one factory of direct method handles, first passes {@code member} through
- * {@code java.lang.invoke.VbdMethodHandles.redirect(member, caller)}.
+ * {@code java.lang.invoke.VbdMethodHandles.redirect(member, refc, caller)}.
  */
 final class MethodHandleTwinPatch extends EntryPatch {
     static final String OWNER = "java/lang/invoke/DirectMethodHandle";
@@ -25,14 +25,15 @@ final class MethodHandleTwinPatch extends EntryPatch {
     @Override
     void emit(MethodVisitor mv) {
         mv.visitVarInsn(Opcodes.ALOAD, 2);
+        mv.visitVarInsn(Opcodes.ALOAD, 1);
         mv.visitVarInsn(Opcodes.ALOAD, 3);
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/invoke/VbdMethodHandles", "redirect",
-                "(" + MEMBER + "Ljava/lang/Class;)" + MEMBER, false);
+                "(" + MEMBER + "Ljava/lang/Class;Ljava/lang/Class;)" + MEMBER, false);
         mv.visitVarInsn(Opcodes.ASTORE, 2);
     }
 
     @Override
     int stack() {
-        return 2;
+        return 3;
     }
 }
