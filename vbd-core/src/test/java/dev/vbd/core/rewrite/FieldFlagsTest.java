@@ -1,5 +1,7 @@
 package dev.vbd.core.rewrite;
 
+import dev.vbd.core.Conventions;
+
 import dev.vbd.core.ClassBytesSource;
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.policy.Policy;
@@ -106,7 +108,7 @@ class FieldFlagsTest {
         assertTrue(cn.visibleAnnotations == null || cn.visibleAnnotations.isEmpty());
         assertEquals(1, cn.invisibleAnnotations.size());
         assertEquals("Ldev/vbd/internal/Rewritten;", cn.invisibleAnnotations.get(0).desc);
-        assertEquals(List.of("version", 1), cn.invisibleAnnotations.get(0).values.subList(0, 2));
+        assertEquals(List.of("version", Conventions.REWRITE_VERSION), cn.invisibleAnnotations.get(0).values.subList(0, 2));
     }
 
     @Test
