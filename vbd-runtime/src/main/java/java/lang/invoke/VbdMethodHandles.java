@@ -33,6 +33,10 @@ final class VbdMethodHandles {
             }
             return t;
         }
+        if (c == java.lang.reflect.Array.class) {
+            VbdRuntime.noteUnfenced(c, m.getName(), m.getMethodType().parameterArray(), false, "a method handle");
+            return m;
+        }
         // The JDK's own method handles on Unsafe (java.lang.invoke's field accessors) keep the mode
         // they ask for: they implement the accesses the program's bytecode already chose.
         if (c != Unsafe.class || caller == null || isJdk(caller)) return m;

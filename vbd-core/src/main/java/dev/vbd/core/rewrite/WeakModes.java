@@ -21,6 +21,7 @@ public final class WeakModes {
     public record Fence(Kind kind) {}
 
     public static final String VAR_HANDLE = "java/lang/invoke/VarHandle";
+    static final String REFLECT_ARRAY = "java/lang/reflect/Array";
 
     private static final Map<String, String> VAR_HANDLE_MODES = new HashMap<>();
     private static final Map<String, String> ATOMIC_MODES = new HashMap<>();
@@ -92,6 +93,11 @@ public final class WeakModes {
         }
         if (UNSAFES.contains(owner)) {
             return classifyUnsafe(owner, name, desc);
+        }
+        if (owner.equals(REFLECT_ARRAY) && desc.startsWith("(Ljava/lang/Object;I")) {
+            // native element accesses with no volatile twin: fenced like a volatile array access
+            if (name.startsWith("get") && !name.equals("getLength")) return new Fence(Kind.LOAD);
+            if (name.startsWith("set")) return new Fence(Kind.STORE);
         }
         return null;
     }

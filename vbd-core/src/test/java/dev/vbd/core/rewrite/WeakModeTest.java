@@ -80,6 +80,9 @@ class WeakModeTest {
                 static void unsafePutLongAddress(long address) { U.putLong(address, 7L); }
                 static long unsafeGetAddress(long address) { return U.getAddress(address); }
                 static void unsafePutAddress(long address, long value) { U.putAddress(address, value); }
+                static int reflectGet(Object array) { return java.lang.reflect.Array.getInt(array, 1); }
+                static void reflectSet(Object array, Object v) { java.lang.reflect.Array.set(array, 1, v); }
+                static int reflectLength(Object array) { return java.lang.reflect.Array.getLength(array); }
             }
             """);
     private static final byte[] BEFORE = CLASSES.get("weak/Modes");
@@ -203,6 +206,17 @@ class WeakModeTest {
                 Bytecode.of(AFTER, "unsafeGetAddress"));
         assertEquals(List.of(u, "LLOAD 0", "LLOAD 2", RELEASE, "INVOKEVIRTUAL sun/misc/Unsafe.putAddress (JJ)V",
                 FULL, "RETURN"), Bytecode.of(AFTER, "unsafePutAddress"));
+    }
+
+    /** java.lang.reflect.Array's element accesses are native, with no volatile mode: fenced like array accesses. */
+    @Test
+    void reflectiveArrayAccessesAreFenced() {
+        assertEquals(List.of("ALOAD 0", "ICONST_1", "INVOKESTATIC java/lang/reflect/Array.getInt (Ljava/lang/Object;I)I", ACQUIRE, "IRETURN"),
+                Bytecode.of(AFTER, "reflectGet"));
+        assertEquals(List.of("ALOAD 0", "ICONST_1", "ALOAD 1", RELEASE,
+                "INVOKESTATIC java/lang/reflect/Array.set (Ljava/lang/Object;ILjava/lang/Object;)V", FULL, "RETURN"),
+                Bytecode.of(AFTER, "reflectSet"));
+        assertEquals(Bytecode.of(BEFORE, "reflectLength"), Bytecode.of(AFTER, "reflectLength"));
     }
 
     /** jdk.internal.misc.Unsafe is not exported to the compiler here, so its call sites are generated. */

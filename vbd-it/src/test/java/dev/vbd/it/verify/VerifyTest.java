@@ -71,10 +71,31 @@ class VerifyTest {
             public class Blackhole { public static int sink; }
             """;
 
+    /**
+     * Reaches native operations through method handles: System.arraycopy (vbd links a fenced twin,
+     * which revealDirect names: a visible change guarantee.md lists) and clone() of an array (no twin:
+     * an unfenced path the verifier must report).
+     */
+    private static final String INDIRECT = """
+            import java.lang.invoke.*;
+            public class Indirect {
+                public static void main(String[] args) throws Throwable {
+                    MethodHandle copy = MethodHandles.lookup().findStatic(System.class, "arraycopy",
+                            MethodType.methodType(void.class, Object.class, int.class, Object.class, int.class, int.class));
+                    System.out.println("arraycopy handle declared by " + MethodHandles.lookup().revealDirect(copy).getDeclaringClass().getName());
+                    if (args.length > 0) {
+                        MethodHandle clone = MethodHandles.publicLookup().findVirtual(int[].class, "clone", MethodType.methodType(Object.class));
+                        System.out.println("cloned " + ((int[]) (Object) clone.invoke(new int[]{1, 2})).length);
+                    }
+                }
+            }
+            """;
+
     @BeforeAll
     static void compile() throws IOException {
         Files.createDirectories(WORK);
         compile("program", Map.of("Main", PROGRAM));
+        compile("indirect", Map.of("Indirect", INDIRECT));
         compile("escape", Map.of("Escape", ESCAPE, "org/openjdk/jmh/infra/Blackhole", BLACKHOLE));
     }
 
@@ -138,7 +159,35 @@ class VerifyTest {
         assertTrue(n(rep, "rewritten") > 100, "rewritten: " + rep.get("rewritten"));
         assertEquals(0, n(rep, "uncovered"), () -> String.valueOf(rep.get("uncoveredClasses")));
         assertTrue(n(rep, "scSites") > 0);
-        assertTrue(n(rep, "hidden") > 0, "the lambda is a hidden class");
+        assertTrue(n(rep, "hidden") > 0, "java.lang.invoke's own hidden classes are left as generated, and listed");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> agent = (Map<String, Object>) rep.get("agent");
+        assertTrue(((Number) agent.get("hiddenRewritten")).longValue() > 0, "the lambda, a hidden class, was rewritten: " + agent);
+        assertTrue(rep.get("hiddenClasses").toString().indexOf("Main$$Lambda") < 0, "the lambda is not among the unrewritten: " + rep.get("hiddenClasses"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> why = (Map<String, Object>) rep.get("hiddenReasons");
+        assertEquals(n(rep, "hidden"), why.values().stream().mapToLong(v -> ((Number) v).longValue()).sum(), "every unrewritten hidden class has its reason");
+    }
+
+    @ParameterizedTest
+    @MethodSource("javas")
+    void indirectPathsWithoutAFenceAreReported(String java) throws Exception {
+        Path json = WORK.resolve("indirect-" + javas().indexOf(java) + ".json");
+        String cp = WORK.resolve("indirect").toString();
+        Result clean = vbd("verify", "-q", "--", java, "-cp", cp, "Indirect");
+        assertEquals(0, clean.status(), "System.arraycopy through a method handle reaches a fenced twin\n" + clean.out() + clean.err());
+        // a visible change guarantee.md names: the handle's member is vbd's fenced twin
+        assertTrue(clean.out().contains("arraycopy handle declared by java.util.concurrent.atomic.VbdRuntime"), clean.out());
+
+        Result r = vbd("verify", "-q", "--json", json.toString(), "--", java, "-cp", cp, "Indirect", "clone");
+        assertTrue(r.out().contains("cloned 2"), r.out() + r.err());
+        assertEquals(1, r.status(), "an unfenced path fails the run\n" + r.out());
+        Map<String, Object> rep = report(json);
+        assertEquals(1, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> f = ((List<Map<String, Object>>) rep.get("findings")).get(0);
+        assertEquals("INDIRECT", f.get("kind"));
+        assertTrue(String.valueOf(f.get("detail")).startsWith("clone() of an array through a method handle"), f.toString());
     }
 
     @Test

@@ -122,7 +122,9 @@ public final class VbdRuntime {
      */
     public static Method reflectiveTwin(Method m) {
         Class<?> c = m.getDeclaringClass();
-        if (c == Object.class || c == Unsafe.class) noteUnfenced(c, m.getName(), m.getParameterTypes(), c == Object.class, "reflection");
+        if (c == Object.class || c == Unsafe.class || c == java.lang.reflect.Array.class) {
+            noteUnfenced(c, m.getName(), m.getParameterTypes(), c == Object.class, "reflection");
+        }
         if (c != System.class && c != Unsafe.class) return m;
         try {
             if (c == System.class) {
@@ -177,6 +179,9 @@ public final class VbdRuntime {
     public static void noteUnfenced(Class<?> c, String name, Class<?>[] params, boolean virtualOnArray, String path) {
         if (c == Object.class && name.equals("clone") && virtualOnArray) {
             openPath("clone() of an array through " + path + ": a bulk copy without fences");
+        } else if (c == java.lang.reflect.Array.class && (name.startsWith("get") || name.startsWith("set"))
+                && !name.equals("getLength")) {
+            openPath("java.lang.reflect.Array." + name + " through " + path + ": an element access without fences");
         } else if (c == Unsafe.class && unsafeUnfenced(name, params)) {
             openPath("jdk.internal.misc.Unsafe." + name + " through " + path + ": a plain access without fences");
         }
