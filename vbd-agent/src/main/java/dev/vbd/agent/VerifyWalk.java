@@ -185,6 +185,7 @@ final class VerifyWalk implements ClassFileTransformer {
         }
         return new Verifier(policy)
                 .failedRewrites(failed)
+                .earlyLoaded(EarlyClasses.reasons(stats))
                 .lookup((loader, name) -> packageInfo(loaders.get(loader), name))
                 .verify(entries, report);
     }

@@ -58,7 +58,8 @@ public final class PrepareJdk {
 
     /** vbd's runtime, patched into java.base beside the rewritten classes. */
     static final List<String> RUNTIME_CLASSES = List.of(
-            "java/util/concurrent/atomic/VbdRuntime.class", "jdk/internal/misc/VbdFences.class");
+            "java/util/concurrent/atomic/VbdRuntime.class", "jdk/internal/misc/VbdFences.class",
+            ClassLoaderHook.HELPER + ".class");
 
     private PrepareJdk() {}
 
@@ -134,6 +135,9 @@ public final class PrepareJdk {
                     }
                 } catch (RewriteException ex) {
                     failures.put(ex.className(), ex.getMessage());
+                }
+                if (module.equals("java.base") && rel.equals(ClassLoaderHook.CLASS_FILE)) {
+                    result = ClassLoaderHook.apply(result);
                 }
                 entries.put(rel, result);
                 done.incrementAndGet();
