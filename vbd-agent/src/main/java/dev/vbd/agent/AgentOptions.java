@@ -11,7 +11,7 @@ import java.util.Map;
  * The agent's options, passed as {@code -javaagent:vbd.jar=key=value&key=value} with URL-encoded
  * values so that any path survives. The launcher writes them; users normally never do.
  */
-public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyReport, Path jdkDir) {
+public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyReport, Path jdkDir, boolean strict) {
     public static AgentOptions parse(String args) {
         Map<String, String> m = new LinkedHashMap<>();
         if (args != null && !args.isEmpty()) {
@@ -23,7 +23,8 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
             }
         }
         for (String k : m.keySet()) {
-            if (!k.equals("relaxed") && !k.equals("skipUnrewritable") && !k.equals("verify") && !k.equals("jdk")) {
+            if (!k.equals("relaxed") && !k.equals("skipUnrewritable") && !k.equals("verify") && !k.equals("jdk")
+                    && !k.equals("strict")) {
                 throw new IllegalArgumentException("unknown agent option '" + k + "'");
             }
         }
@@ -31,7 +32,8 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
                 m.containsKey("relaxed") ? Path.of(m.get("relaxed")) : null,
                 m.containsKey("skipUnrewritable"),
                 m.containsKey("verify") ? Path.of(m.get("verify")) : null,
-                m.containsKey("jdk") ? Path.of(m.get("jdk")) : null);
+                m.containsKey("jdk") ? Path.of(m.get("jdk")) : null,
+                m.containsKey("strict"));
     }
 
     public String format() {
@@ -40,6 +42,7 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
         if (skipUnrewritable) append(sb, "skipUnrewritable", "");
         if (verifyReport != null) append(sb, "verify", verifyReport.toString());
         if (jdkDir != null) append(sb, "jdk", jdkDir.toString());
+        if (strict) append(sb, "strict", "");
         return sb.toString();
     }
 

@@ -2,7 +2,9 @@ package dev.vbd.agent;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** What the agent did during a run; read by the verifier's report. */
@@ -15,4 +17,8 @@ public final class RewriteStats {
     public final AtomicInteger hiddenLeft = new AtomicInteger();
     /** Classes that could not be rewritten and ran unchanged (only with skipUnrewritable). */
     public final Map<String, String> failed = Collections.synchronizedMap(new LinkedHashMap<>());
+    /** Classes defined before the agent started (dotted names): fields as compiled, bodies fenced. */
+    public final List<String> early = new CopyOnWriteArrayList<>();
+    /** Those of them whose bodies could not be fenced either, with the reason: they run as compiled. */
+    public final Map<String, String> earlyUnfenced = Collections.synchronizedMap(new LinkedHashMap<>());
 }

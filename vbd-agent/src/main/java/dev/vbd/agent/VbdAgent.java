@@ -33,13 +33,31 @@ public final class VbdAgent {
                     + " or add the options 'bin/vbd jvm-args' prints");
             return;
         }
+        // taken before any transformer is added: everything listed here was defined unrewritten or
+        // comes from the prepared JDK
+        Class<?>[] loadedBefore = inst.getAllLoadedClasses();
+        EarlyClasses early = EarlyClasses.find(loadedBefore, policy, options.jdkDir());
+        if (!early.isEmpty() && options.strict()) {
+            System.err.println(early.warning(true));
+            System.err.flush();
+            Runtime.getRuntime().halt(VbdTransformer.EXIT_UNREWRITABLE);
+            return;
+        }
         RewriteStats s = new RewriteStats();
         VbdTransformer transformer = new VbdTransformer(policy, options.skipUnrewritable(), s);
+        if (!early.isEmpty()) transformer.fenceFields(early);
         inst.addTransformer(transformer, false);
         HiddenClasses hidden = new HiddenClasses(transformer, s, options.verifyReport() != null);
         if (!hidden.install()) {
             die("the prepared JDK does not hand hidden classes to vbd (prepared by another vbd build?)");
             return;
+        }
+        if (!early.isEmpty()) {
+            early.cover(inst);
+            s.early.addAll(early.names);
+            s.earlyUnfenced.putAll(early.failed);
+            System.err.println(early.warning(false));
+            System.err.flush();
         }
         if (options.verifyReport() != null) {
             VerifyWalk walk = VerifyWalk.start(inst);

@@ -3,6 +3,7 @@ package dev.vbd.agent;
 import dev.vbd.core.Conventions;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.ClassRewriter;
+import dev.vbd.core.rewrite.FieldOracle;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
 
@@ -22,6 +23,7 @@ final class VbdTransformer implements ClassFileTransformer {
     private final RewriteStats stats;
     private final Map<ClassLoader, ClassRewriter> rewriters = new WeakHashMap<>();
     private ClassRewriter bootRewriter;
+    private FieldOracle plainInJvm;
 
     VbdTransformer(Policy policy, boolean skipUnrewritable, RewriteStats stats) {
         this.policy = policy;
@@ -70,13 +72,18 @@ final class VbdTransformer implements ClassFileTransformer {
         return null;
     }
 
+    /** Fields that stay plain in the JVM ({@link EarlyClasses}); call before adding this transformer. */
+    synchronized void fenceFields(FieldOracle plain) {
+        this.plainInJvm = plain;
+    }
+
     synchronized ClassRewriter rewriterFor(ClassLoader loader) {
         if (loader == null) {
-            if (bootRewriter == null) bootRewriter = new ClassRewriter(policy, new LoaderBytesSource(null), true);
+            if (bootRewriter == null) bootRewriter = new ClassRewriter(policy, new LoaderBytesSource(null), true).fenceFields(plainInJvm);
             return bootRewriter;
         }
         return rewriters.computeIfAbsent(loader, l -> new ClassRewriter(policy, new LoaderBytesSource(l),
-                l == ClassLoader.getPlatformClassLoader()));
+                l == ClassLoader.getPlatformClassLoader()).fenceFields(plainInJvm));
     }
 
     static boolean containsMarker(byte[] bytes) {

@@ -202,6 +202,7 @@ final class VerifyWalk implements ClassFileTransformer {
         }
         new Verifier(policy)
                 .failedRewrites(failed)
+                .earlyLoaded(EarlyClasses.reasons(stats))
                 .lookup((loader, name) -> packageInfo(loaders.get(loader), name))
                 .verify(entries, report);
         openPaths().forEach((what, n) -> report.addFinding(new Finding("(linked at run time)", BOOT,

@@ -36,6 +36,8 @@ public final class Main {
               --relaxed FILE        relaxed scopes for code you cannot annotate (docs/relaxed-config.md)
               --cache DIR           where prepared JDKs live (default: $VBD_CACHE, $XDG_CACHE_HOME/vbd, ~/.cache/vbd)
               --skip-unrewritable   run on when a class cannot be rewritten; it is reported as uncovered
+              --strict              refuse to run when classes were loaded before vbd's agent started
+                                    (a custom system class loader): their fields cannot be made volatile
               --quiet               no progress output
             """;
 
@@ -64,7 +66,7 @@ public final class Main {
         }
         String verb = args.get(0);
         List<String> rest = args.subList(1, args.size());
-        List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--quiet", "-q");
+        List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--strict", "--quiet", "-q");
         switch (verb) {
             case "launch": {
                 Options o = Options.parse("run", rest, common);
@@ -128,7 +130,7 @@ public final class Main {
         checkConfig(o);
         Path jar = vbdJar();
         Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, jar, o.quiet);
-        AgentOptions agent = new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared);
+        AgentOptions agent = new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict);
         return JdkCache.jvmOptions(prepared, jar, agent.format(), programArgs);
     }
 

@@ -10,6 +10,7 @@ final class Options {
     Path relaxed;
     Path cache = JdkCache.defaultRoot();
     boolean skipUnrewritable;
+    boolean strict;
     boolean quiet;
     Path json;
     Path jar;
@@ -55,6 +56,7 @@ final class Options {
                 }
                 case "--jdk" -> o.jdk = true;
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;
+                case "--strict" -> o.strict = true;
                 case "--quiet", "-q" -> o.quiet = true;
                 default -> throw new UsageException("unknown option '" + a + "'");
             }

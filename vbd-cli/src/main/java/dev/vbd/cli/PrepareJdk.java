@@ -59,7 +59,8 @@ public final class PrepareJdk {
     /** vbd's runtime, patched into java.base beside the rewritten classes. */
     static final List<String> RUNTIME_CLASSES = List.of(
             "java/util/concurrent/atomic/VbdRuntime.class", "jdk/internal/misc/VbdFences.class",
-            "java/lang/VbdHiddenClasses.class", "java/lang/invoke/VbdMethodHandles.class");
+            "java/lang/VbdHiddenClasses.class", "java/lang/invoke/VbdMethodHandles.class",
+            ClassLoaderHook.HELPER + ".class");
 
     private PrepareJdk() {}
 
@@ -135,6 +136,9 @@ public final class PrepareJdk {
                     }
                 } catch (RewriteException ex) {
                     failures.put(ex.className(), ex.getMessage());
+                }
+                if (module.equals("java.base") && rel.equals(ClassLoaderHook.CLASS_FILE)) {
+                    result = ClassLoaderHook.apply(result);
                 }
                 entries.put(rel, result);
                 done.incrementAndGet();

@@ -48,6 +48,8 @@ public final class ClassRewriter implements FieldOracle {
      */
     private final boolean privileged;
     private final boolean jdk;
+    /** Fields that stay plain in the JVM though they should be volatile (see {@link #fenceFields}). */
+    private volatile FieldOracle plainInJvm;
 
     /** A rewriter for application classes loaded at run time, after the JVM has booted. */
     public ClassRewriter(Policy policy, ClassBytesSource source) {
@@ -79,6 +81,15 @@ public final class ClassRewriter implements FieldOracle {
     }
 
     public Policy policy() { return policy; }
+
+    /**
+     * Fields of classes defined before the agent started keep their declared modifiers; accesses
+     * to them from the classes rewritten from now on get the fences of a volatile access instead.
+     */
+    public ClassRewriter fenceFields(FieldOracle plainInJvm) {
+        this.plainInJvm = plainInJvm;
+        return this;
+    }
 
     public RewriteResult rewrite(byte[] bytes) {
         ClassReader reader;
@@ -285,7 +296,9 @@ public final class ClassRewriter implements FieldOracle {
                 return linkPlainFields && facts.version >= Opcodes.V1_7
                         ? new RelaxedFieldAccessVisitor(mv, ClassRewriter.this, name.equals("<init>")) : mv;
             }
-            return new ArrayAccessVisitor(new BulkOperationVisitor(new WeakModeVisitor(mv)));
+            MethodVisitor body = new ArrayAccessVisitor(new BulkOperationVisitor(new WeakModeVisitor(mv)));
+            FieldOracle plain = plainInJvm;
+            return plain == null ? body : new FencedFieldVisitor(body, plain);
         }
 
         @Override

@@ -17,7 +17,8 @@ import org.objectweb.asm.Opcodes;
  * <li>bulk operations ({@link BulkOperations}) with {@code full()} right before and after;</li>
  * <li>no weak access mode ({@link WeakModes}) left, except address-based ones that keep their
  *     call and carry the fences of a volatile access;</li>
- * <li>field instructions resolving to a volatile or final field, or to a relaxed one;</li>
+ * <li>field instructions resolving to a volatile or final field, or to a relaxed one, or fenced
+ *     like an array element access (fields whose modifiers the rewrite could not change);</li>
  * <li>no plain-field link (vbd's relaxed-code bootstrap) outside relaxed code.</li>
  * </ul>
  * In a relaxed method the same sites are only counted.
@@ -188,8 +189,15 @@ final class MethodCheck {
             report.relaxedSites++;
             return;
         }
-        site(i, Finding.Kind.FIELD, false, () -> (op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC ? "reads " : "writes ")
-                + declaring.name.replace('/', '.') + "." + name + " (" + desc + "), neither volatile nor final"
+        boolean read = op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC;
+        // the barriers HotSpot puts around a volatile access, as around an array element: the
+        // field's own modifiers could not be changed (a class defined before the agent started)
+        if (read ? isFence(i + 1, Conventions.ACQUIRE) : storeFenced(i)) {
+            site(i, Finding.Kind.FIELD, true, null);
+            return;
+        }
+        site(i, Finding.Kind.FIELD, false, () -> (read ? "reads " : "writes ")
+                + declaring.name.replace('/', '.') + "." + name + " (" + desc + "), neither volatile nor final nor fenced"
                 + (declaring.marker == null && policyExcluded(declaring.name) ? "; its class is excluded from the rewrite" : ""));
     }
 

@@ -24,6 +24,7 @@ public final class Verifier {
     private final Policy policy;
     private ClassLookup lookup;
     private Map<String, String> failedRewrites = Map.of();
+    private Map<String, String> early = Map.of();
 
     public Verifier(Policy policy) {
         this.policy = policy;
@@ -38,6 +39,15 @@ public final class Verifier {
     /** Why the rewriter gave up on classes (internal name to message), to explain uncovered classes. */
     public Verifier failedRewrites(Map<String, String> failed) {
         this.failedRewrites = failed;
+        return this;
+    }
+
+    /**
+     * Classes defined before the agent started (internal name to what was done to them): their
+     * fields keep their declared modifiers, so they stay uncovered; their accesses are checked.
+     */
+    public Verifier earlyLoaded(Map<String, String> early) {
+        this.early = early;
         return this;
     }
 
@@ -96,8 +106,9 @@ public final class Verifier {
             markedRelaxed = new HashSet<>(marker.relaxed);
         } else {
             String why = failedRewrites.get(name);
+            String before = early.get(name);
             report.uncovered.add(new VerifyReport.Uncovered(name.replace('/', '.'), e.loader(),
-                    why != null ? "rewrite failed: " + why : "no vbd marker: runs as compiled"));
+                    why != null ? "rewrite failed: " + why : before != null ? before : "no vbd marker: runs as compiled"));
             classRelaxed = scope.classRelaxed(e.loader(), facts);
         }
         ClassCode code;

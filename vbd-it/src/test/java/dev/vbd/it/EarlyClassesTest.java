@@ -1,0 +1,141 @@
+package dev.vbd.it;
+
+import dev.vbd.core.verify.Json;
+import dev.vbd.it.support.Jvm;
+import dev.vbd.it.support.Jvms;
+import dev.vbd.it.support.OnEachJdk;
+import dev.vbd.it.support.Outcome;
+import dev.vbd.it.support.Program;
+import dev.vbd.it.support.Programs;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Classes the JVM defines before vbd's agent starts: a custom system class loader
+ * ({@code -Djava.system.class.loader}) and a helper its initialisation touches (program
+ * {@code sysloader}). The run must start whether or not the loader supports agents
+ * ({@code appendToClassPathForInstrumentation}), say once which classes came early, keep store
+ * buffering on their plain fields and arrays away, refuse under {@code --strict}, and the
+ * verifier must list them.
+ */
+class EarlyClassesTest {
+    static final long TRIALS = 400_000;
+    static final List<String> SHAPES = List.of("loader-array", "helper-fields", "main-fields");
+    /** The loader lacking the method once made every vbd run abort; the other implements it. */
+    static final List<String> LOADERS = List.of("SbLoader", "AppendingLoader");
+    private static final Pattern LINE = Pattern.compile("SB shape=(\\S+) trials=(\\d+) forbidden=(\\d+)");
+    private static final String EARLY = "loaded before vbd's agent started";
+
+    static Program program() {
+        return Programs.compile("sysloader");
+    }
+
+    @OnEachJdk
+    void storeBufferingOnEarlyClassesNeverShowsTheForbiddenOutcome(int jdk) {
+        Jvm jvm = Jvms.require(jdk);
+        for (String loader : LOADERS) {
+            List<String> args = new ArrayList<>(List.of(String.valueOf(TRIALS)));
+            args.addAll(SHAPES);
+            Outcome o = program().on(jvm, args.toArray(String[]::new))
+                    .jvmOptions("-Djava.system.class.loader=" + loader).vbd().requireExit(0);
+            assertTrue(o.stdout().contains("loader=" + loader + "\n"), o.describe());
+            int seen = 0;
+            Matcher m = LINE.matcher(o.stdout());
+            while (m.find()) {
+                seen++;
+                String shape = m.group(1);
+                long trials = Long.parseLong(m.group(2)), forbidden = Long.parseLong(m.group(3));
+                assertTrue(trials >= TRIALS, shape + ": only " + trials + " trials");
+                assertEquals(0, forbidden, () -> loader + ", " + shape + ": r1=0,r2=0 seen " + forbidden
+                        + " times under vbd on " + jvm + "; sequential consistency forbids it\n" + o.describe());
+            }
+            assertEquals(SHAPES.size(), seen, o.describe());
+            assertEquals(1, count(o.stderr(), EARLY), "said once\n" + o.describe());
+            assertTrue(o.stderr().contains("SbLoader") && o.stderr().contains("Helper")
+                    && o.stderr().contains("--strict"), o.describe());
+        }
+    }
+
+    /** What stock Java shows with the same program: printed, not asserted (a busy machine may hide it). */
+    @OnEachJdk
+    void stockRunsTheSameProgram(int jdk) {
+        Jvm jvm = Jvms.require(jdk);
+        List<String> args = new ArrayList<>(List.of(String.valueOf(TRIALS)));
+        args.addAll(SHAPES);
+        Outcome o = program().on(jvm, args.toArray(String[]::new))
+                .jvmOptions("-Djava.system.class.loader=SbLoader").stock().requireExit(0);
+        System.out.println("stock on " + jvm + ":\n" + o.stdout());
+        assertTrue(o.stdout().contains("loader=SbLoader"), o.describe());
+    }
+
+    /** The hole: reflection sees the early class's field as declared, not volatile. */
+    @OnEachJdk
+    void reflectionSeesEarlyFieldsAsDeclared(int jdk) {
+        Jvm jvm = Jvms.require(jdk);
+        Outcome o = program().on(jvm, "reflect").jvmOptions("-Djava.system.class.loader=SbLoader").vbd().requireExit(0);
+        assertTrue(o.stdout().contains("reflect Helper.x volatile=false Main.mainField volatile=true"), o.describe());
+    }
+
+    @OnEachJdk
+    void strictRefusesToRunThem(int jdk) throws Exception {
+        Jvm jvm = Jvms.require(jdk);
+        Result r = vbd("run", "--strict", "--", jvm.launcher().toString(), "-Djava.system.class.loader=SbLoader",
+                "-cp", program().classPath(), "Main", "reflect");
+        assertEquals(125, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("vbd: error: ") && r.err().contains(EARLY) && r.err().contains("SbLoader"), r.err());
+        assertTrue(!r.out().contains("reflect "), "the program did not run: " + r.out());
+    }
+
+    @OnEachJdk
+    void theVerifierListsThemAndChecksTheirFencedAccesses(int jdk) throws Exception {
+        Jvm jvm = Jvms.require(jdk);
+        Path json = Programs.target().resolve("early-verify-" + jdk + ".json");
+        Result r = vbd("verify", "-q", "--json", json.toString(), "--", jvm.launcher().toString(),
+                "-Djava.system.class.loader=SbLoader", "-cp", program().classPath(), "Main", "20000", "helper-fields", "main-fields");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> rep = (Map<String, Object>) Json.parse(Files.readString(json, StandardCharsets.UTF_8));
+        assertEquals(0, ((Number) rep.get("nonSc")).longValue(), () -> String.valueOf(rep.get("findings")));
+        assertEquals(0, r.status(), r.out() + r.err());
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> uncovered = (List<Map<String, Object>>) rep.get("uncoveredClasses");
+        List<String> early = uncovered.stream().filter(u -> String.valueOf(u.get("reason")).startsWith(EARLY))
+                .map(u -> String.valueOf(u.get("class"))).sorted().toList();
+        assertEquals(List.of("Helper", "SbLoader"), early, String.valueOf(uncovered));
+        assertTrue(r.out().contains("uncovered SbLoader") && r.out().contains(EARLY), r.out());
+    }
+
+    record Result(int status, String out, String err) {}
+
+    private static Result vbd(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Programs.home().resolve("bin/vbd").toString()));
+        cmd.addAll(List.of(args));
+        Path dir = Programs.target().resolve("it-runs");
+        Files.createDirectories(dir);
+        Path out = Files.createTempFile(dir, "early-", ".out");
+        Path err = Files.createTempFile(dir, "early-", ".err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        p.getOutputStream().close();
+        if (!p.waitFor(15, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("timed out: " + cmd);
+        }
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private static int count(String s, String what) {
+        int n = 0;
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) n++;
+        return n;
+    }
+}
