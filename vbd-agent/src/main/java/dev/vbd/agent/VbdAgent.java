@@ -34,7 +34,9 @@ public final class VbdAgent {
             return;
         }
         RewriteStats s = new RewriteStats();
-        inst.addTransformer(new VbdTransformer(policy, options.skipUnrewritable(), s), false);
+        DeclaredModifiers declared = new DeclaredModifiers();
+        declared.install();
+        inst.addTransformer(new VbdTransformer(policy, options.skipUnrewritable(), s, declared), false);
         if (options.verifyReport() != null) {
             VerifyWalk walk = VerifyWalk.start(inst);
             Runtime.getRuntime().addShutdownHook(new Thread(

@@ -5,6 +5,7 @@ import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.analysis.ConstructorLeaks;
 import dev.vbd.core.policy.Policy;
+import dev.vbd.core.rewrite.jdk.JdkPatches;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -40,26 +41,29 @@ public final class ClassRewriter implements FieldOracle {
     private static final ClassFacts MISSING = new ClassFacts();
 
     private final boolean linkPlainFields;
+    private final boolean jdk;
 
     /** A rewriter for classes loaded at run time, after the JVM has booted. */
     public ClassRewriter(Policy policy, ClassBytesSource source) {
-        this(policy, source, true);
+        this(policy, source, false);
     }
 
-    private ClassRewriter(Policy policy, ClassBytesSource source, boolean linkPlainFields) {
+    private ClassRewriter(Policy policy, ClassBytesSource source, boolean jdk) {
         this.policy = policy;
         this.source = source;
         this.leaks = new ConstructorLeaks(source);
-        this.linkPlainFields = linkPlainFields;
+        this.linkPlainFields = !jdk;
+        this.jdk = jdk;
     }
 
     /**
      * A rewriter for the JDK's own modules. JDK code may run before {@code java.lang.invoke} works,
      * so relaxed JDK methods cannot link plain field access through invokedynamic: their accesses
      * to fields vbd made volatile stay volatile (relax the field or its class for plain access).
+     * The JDK methods that report field modifiers to programs are patched ({@link JdkPatches}).
      */
     public static ClassRewriter forJdk(Policy policy, ClassBytesSource source) {
-        return new ClassRewriter(policy, source, false);
+        return new ClassRewriter(policy, source, true);
     }
 
     public Policy policy() { return policy; }
@@ -255,6 +259,7 @@ public final class ClassRewriter implements FieldOracle {
         public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
             MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
             if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
+            if (jdk) mv = JdkPatches.patch(facts.name, name, descriptor, mv);
             boolean methodRelaxed = policy.methodRelaxed(facts.name, name, descriptor,
                     facts.relaxedMethods.contains(name + descriptor), classRelaxed);
             if (methodRelaxed) {
