@@ -95,7 +95,8 @@ public class Main {
         RelaxedLeaky relaxed = new RelaxedLeaky(13);
         System.out.println("relaxed constructor stored value=" + relaxed.value + " name=" + relaxed.name);
         for (String jdkField : List.of("java.util.ArrayList.size", "java.util.AbstractList.modCount",
-                "java.util.HashMap.threshold", "java.util.concurrent.FutureTask.state", "java.util.Vector.elementCount")) {
+                "java.util.HashMap.threshold", "java.util.concurrent.FutureTask.state", "java.util.Vector.elementCount",
+                "com.sun.tools.javac.util.Log.nerrors")) {
             int dot = jdkField.lastIndexOf('.');
             Field f = Class.forName(jdkField.substring(0, dot)).getDeclaredField(jdkField.substring(dot + 1));
             System.out.println(f + " " + f.getModifiers());

@@ -74,8 +74,9 @@ final class DeclaredModifiers implements Function<Class<?>, String[][]> {
             recorded = names == null ? null : names.get(c.getName());
         }
         if (recorded != null) return recorded;
-        boolean jdk = loader == null || loader == ClassLoader.getPlatformClassLoader();
-        return jdk && c.getModule().isNamed() ? fromMarker(c) : null;
+        // the JDK's modules, whichever of the three built-in loaders defines them (jdk.compiler's is the app loader)
+        Module module = c.getModule();
+        return module.isNamed() && module.getLayer() == ModuleLayer.boot() ? fromMarker(c) : null;
     }
 
     /** A prepared JDK class: its patched module holds the rewritten class file, with its marker. */
