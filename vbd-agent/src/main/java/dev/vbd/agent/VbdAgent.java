@@ -44,7 +44,9 @@ public final class VbdAgent {
             return;
         }
         RewriteStats s = new RewriteStats();
-        VbdTransformer transformer = new VbdTransformer(policy, options.skipUnrewritable(), s);
+        DeclaredModifiers declared = new DeclaredModifiers();
+        declared.install();
+        VbdTransformer transformer = new VbdTransformer(policy, options.skipUnrewritable(), s, declared);
         if (!early.isEmpty()) transformer.fenceFields(early);
         inst.addTransformer(transformer, false);
         HiddenClasses hidden = new HiddenClasses(transformer, s, options.verifyReport() != null);

@@ -21,14 +21,16 @@ final class VbdTransformer implements ClassFileTransformer {
     private final Policy policy;
     private final boolean skipUnrewritable;
     private final RewriteStats stats;
+    private final DeclaredModifiers declared;
     private final Map<ClassLoader, ClassRewriter> rewriters = new WeakHashMap<>();
     private ClassRewriter bootRewriter;
     private FieldOracle plainInJvm;
 
-    VbdTransformer(Policy policy, boolean skipUnrewritable, RewriteStats stats) {
+    VbdTransformer(Policy policy, boolean skipUnrewritable, RewriteStats stats, DeclaredModifiers declared) {
         this.policy = policy;
         this.skipUnrewritable = skipUnrewritable;
         this.stats = stats;
+        this.declared = declared;
     }
 
     @Override
@@ -44,6 +46,7 @@ final class VbdTransformer implements ClassFileTransformer {
             switch (r.status()) {
                 case REWRITTEN:
                     stats.rewritten.incrementAndGet();
+                    declared.record(loader, r.className(), r.flipped(), r.unfinal());
                     return r.bytes();
                 case ALREADY_REWRITTEN:
                     stats.alreadyRewritten.incrementAndGet();

@@ -58,7 +58,8 @@ public final class PrepareJdk {
 
     /** vbd's runtime, patched into java.base beside the rewritten classes. */
     static final List<String> RUNTIME_CLASSES = List.of(
-            "java/util/concurrent/atomic/VbdRuntime.class", "jdk/internal/misc/VbdFences.class",
+            "java/util/concurrent/atomic/VbdRuntime.class", "java/util/concurrent/atomic/VbdFieldModifiers.class",
+            "jdk/internal/misc/VbdFences.class",
             "java/lang/VbdHiddenClasses.class", "java/lang/invoke/VbdMethodHandles.class",
             ClassLoaderHook.HELPER + ".class");
 

@@ -7,7 +7,10 @@ import dev.vbd.it.support.Outcome;
 import dev.vbd.it.support.Program;
 import dev.vbd.it.support.Programs;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,6 +38,29 @@ class BehaviourTest {
     void reflection(int jdk) {
         Outcome vbd = sameAsStock("reflection", jdk, 0);
         assertTrue(vbd.stdout().contains("leaky value after set=6"), "reflective writes reached the fields:\n" + vbd.describe());
+    }
+
+    /**
+     * What a program learns of its fields' modifiers is what it declared: reflection, field
+     * updaters, setters of final fields its constructor leaks, and the default serialVersionUID,
+     * with an object serialized by stock Java read back under vbd.
+     */
+    @OnEachJdk
+    void fieldModifiersAreAsDeclared(int jdk) throws IOException {
+        Path dir = Programs.target().resolve("it-runs");
+        Files.createDirectories(dir);
+        Path serialized = dir.resolve("modifiers-" + jdk + ".ser");
+        Programs.compile("modifiers").on(Jvms.require(jdk), "write", serialized.toString()).stock().requireExit(0);
+        Outcome vbd = sameAsStock("modifiers", jdk, 0, null, serialized.toString());
+        // equal to stock already says these; stated on their own so that a failure names the cause
+        assertTrue(vbd.stdout().contains("Fields.plain: 1 [public] volatile=false final=false"), vbd.describe());
+        assertTrue(vbd.stdout().contains("Leaky.value: 16 [final] volatile=false final=true"), vbd.describe());
+        assertTrue(vbd.stdout().contains("int updater on plain field: java.lang.IllegalArgumentException: Must be volatile type"),
+                vbd.describe());
+        assertTrue(vbd.stdout().contains("int updater on volatile field: ok"), vbd.describe());
+        assertTrue(vbd.stdout().contains("VarHandle.set on leaking final: java.lang.UnsupportedOperationException"), vbd.describe());
+        assertTrue(vbd.stdout().contains("setAccessible + setInt on leaking final: ok value=10"), vbd.describe());
+        assertTrue(vbd.stdout().contains("read back Plain count=4 text=hello"), vbd.describe());
     }
 
     @OnEachJdk

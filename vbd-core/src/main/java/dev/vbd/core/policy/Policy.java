@@ -15,7 +15,8 @@ public final class Policy {
     /** Classes vbd never rewrites: its own machinery and the harness classes it must not perturb. */
     private static final List<String> EXCLUDED_PREFIXES = List.of(
             "dev/vbd/core/", "dev/vbd/agent/", "dev/vbd/cli/", "dev/vbd/shaded/",
-            "java/util/concurrent/atomic/VbdRuntime", "jdk/internal/misc/VbdFences", "jdk/internal/loader/VbdClassPath",
+            "java/util/concurrent/atomic/VbdRuntime", "java/util/concurrent/atomic/VbdFieldModifiers",
+            "jdk/internal/misc/VbdFences", "jdk/internal/loader/VbdClassPath",
             "java/lang/VbdHiddenClasses", "java/lang/invoke/VbdMethodHandles",
             "org/openjdk/jmh/infra/Blackhole");
 

@@ -75,6 +75,7 @@ public final class ClassRewriter implements FieldOracle {
      * A rewriter for the JDK's own modules. JDK code may run before {@code java.lang.invoke} works,
      * so relaxed JDK methods cannot link plain field access through invokedynamic: their accesses
      * to fields vbd made volatile stay volatile (relax the field or its class for plain access).
+     * The JDK methods that report field modifiers to programs are patched ({@link JdkPatches}).
      */
     public static ClassRewriter forJdk(Policy policy, ClassBytesSource source) {
         return new ClassRewriter(policy, source, false, true, true);

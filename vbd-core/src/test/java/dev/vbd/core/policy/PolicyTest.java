@@ -18,7 +18,7 @@ class PolicyTest {
     void vbdsOwnClassesAndHarnessClassesAreExcluded() {
         for (String name : List.of("dev/vbd/core/rewrite/ClassRewriter", "dev/vbd/agent/VbdAgent", "dev/vbd/cli/Main",
                 "dev/vbd/shaded/asm/ClassReader", "java/util/concurrent/atomic/VbdRuntime",
-                "jdk/internal/misc/VbdFences", "org/openjdk/jmh/infra/Blackhole")) {
+                "jdk/internal/misc/VbdFences", "java/util/concurrent/atomic/VbdFieldModifiers", "org/openjdk/jmh/infra/Blackhole")) {
             assertNotNull(defaults.exclusion(name), name);
         }
         for (String name : List.of("dev/vbd/demo/Demo", "dev/vbd/Relaxed", "java/util/HashMap",

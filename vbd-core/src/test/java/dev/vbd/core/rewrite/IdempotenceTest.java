@@ -71,6 +71,7 @@ class IdempotenceTest {
     @ParameterizedTest
     @ValueSource(strings = {"dev/vbd/core/rewrite/Helper", "dev/vbd/agent/VbdAgent", "dev/vbd/cli/Main",
             "dev/vbd/shaded/asm/ClassReader", "java/util/concurrent/atomic/VbdRuntime", "jdk/internal/misc/VbdFences",
+            "java/util/concurrent/atomic/VbdFieldModifiers",
             "org/openjdk/jmh/infra/Blackhole"})
     void vbdsOwnAndHarnessClassesAreExcluded(String name) {
         RewriteResult r = Bytecode.rewrite(emptyClass(name));

@@ -233,8 +233,13 @@ public final class VbdRuntime {
         switch (kind) {
             case 180: // GETFIELD
                 return lookup.findVarHandle(owner, name, type.returnType()).toMethodHandle(VarHandle.AccessMode.GET);
-            case 181: // PUTFIELD
-                return lookup.findVarHandle(owner, name, type.parameterType(1)).toMethodHandle(VarHandle.AccessMode.SET);
+            case 181: { // PUTFIELD
+                VarHandle vh = lookup.findVarHandle(owner, name, type.parameterType(1));
+                if (!vh.isAccessModeSupported(VarHandle.AccessMode.SET)) {
+                    vh = ownFinalField(lookup, owner, name, type.parameterType(1));
+                }
+                return vh.toMethodHandle(VarHandle.AccessMode.SET);
+            }
             case 178: // GETSTATIC
                 return lookup.findStaticVarHandle(owner, name, type.returnType()).toMethodHandle(VarHandle.AccessMode.GET);
             case 179: // PUTSTATIC
@@ -242,6 +247,26 @@ public final class VbdRuntime {
             default:
                 throw new IllegalArgumentException("not a field opcode: " + kind);
         }
+    }
+
+    /**
+     * A class's store to its own final field that vbd made non-final (its constructor leaks
+     * {@code this}): the program sees the field as final (see {@link VbdFieldModifiers}), so the
+     * class's lookup gives a read-only handle, while the store itself is one the JVM verified and
+     * allowed. Only the declaring class's own full-privilege lookup gets the writable handle.
+     */
+    private static VarHandle ownFinalField(MethodHandles.Lookup lookup, Class<?> owner, String name, Class<?> type)
+            throws ReflectiveOperationException {
+        if (lookup.lookupClass() != owner || !lookup.hasFullPrivilegeAccess()) {
+            throw new IllegalAccessException("final field " + owner.getName() + "." + name + " is not writable from " + lookup);
+        }
+        return trustedLookup().findVarHandle(owner, name, type);
+    }
+
+    private static MethodHandles.Lookup trustedLookup() throws ReflectiveOperationException {
+        java.lang.reflect.Field impl = MethodHandles.Lookup.class.getDeclaredField("IMPL_LOOKUP");
+        impl.setAccessible(true);
+        return (MethodHandles.Lookup) impl.get(null);
     }
 
     private static MethodHandle declaredAccessor(MethodHandles.Lookup lookup, String name, MethodType type,

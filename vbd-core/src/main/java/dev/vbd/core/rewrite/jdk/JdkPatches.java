@@ -1,16 +1,21 @@
 package dev.vbd.core.rewrite.jdk;
 
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 
 /**
  * Changes to the JDK's own code, made once when the JDK is prepared, that put vbd's guarantee
- * where every path to an operation goes through, rather than at the call sites vbd rewrites:
+ * where every path to an operation goes through, rather than at the call sites vbd rewrites, and
+ * that show programs the field modifiers they declared while the JVM keeps vbd's:
  * <ul>
  * <li>{@link HiddenClassDefinePatch}: hidden classes, which the JVM never shows to agents, pass
  *     through vbd's rewriter on their way to the JVM;</li>
  * <li>{@link MethodHandleTwinPatch} and {@link ReflectionTwinPatch}: method handles and reflection
  *     reach native operations that have no body to fence ({@code System.arraycopy}, the weak modes
- *     of {@code jdk.internal.misc.Unsafe}) through their fenced or volatile twins.</li>
+ *     of {@code jdk.internal.misc.Unsafe}) through their fenced or volatile twins;</li>
+ * <li>{@link FieldModifiersPatch} and {@link MemberNameFinalityPatch}: reflection, updaters,
+ *     serialization and method-handle access checks see the declared modifiers.</li>
  * </ul>
  */
 public final class JdkPatches {
@@ -18,10 +23,32 @@ public final class JdkPatches {
 
     /** The class visitor that applies the patches this JDK class needs, in front of {@code next}. */
     public static ClassVisitor wrap(String className, ClassVisitor next) {
-        ClassVisitor cv = next;
+        ClassVisitor cv = new MethodPatches(className, next);
         if (className.startsWith("java/lang/")) cv = new HiddenClassDefinePatch(cv);
         if (className.equals(MethodHandleTwinPatch.OWNER)) cv = new MethodHandleTwinPatch(cv);
         if (className.equals(ReflectionTwinPatch.OWNER)) cv = new ReflectionTwinPatch(cv);
         return cv;
+    }
+
+    /** {@code next}, or a visitor that patches it, for method {@code name+descriptor} of {@code owner}. */
+    public static MethodVisitor patch(String owner, String name, String descriptor, MethodVisitor next) {
+        if (FieldModifiersPatch.applies(owner, name, descriptor)) return new FieldModifiersPatch(next);
+        if (MemberNameFinalityPatch.applies(owner, name, descriptor)) return new MemberNameFinalityPatch(next);
+        return next;
+    }
+
+    /** Applies the method-level patches ({@link #patch}) of one class. */
+    private static final class MethodPatches extends ClassVisitor {
+        private final String owner;
+
+        MethodPatches(String owner, ClassVisitor next) {
+            super(Opcodes.ASM9, next);
+            this.owner = owner;
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+            return patch(owner, name, descriptor, super.visitMethod(access, name, descriptor, signature, exceptions));
+        }
     }
 }
