@@ -61,7 +61,7 @@ public final class PrepareJdk {
             "java/util/concurrent/atomic/VbdRuntime.class", "java/util/concurrent/atomic/VbdFieldModifiers.class",
             "jdk/internal/misc/VbdFences.class",
             "java/lang/VbdHiddenClasses.class", "java/lang/invoke/VbdMethodHandles.class",
-            ClassLoaderHook.HELPER + ".class");
+            "jdk/internal/loader/VbdClassPath.class");
 
     private PrepareJdk() {}
 
@@ -137,9 +137,6 @@ public final class PrepareJdk {
                     }
                 } catch (RewriteException ex) {
                     failures.put(ex.className(), ex.getMessage());
-                }
-                if (module.equals("java.base") && rel.equals(ClassLoaderHook.CLASS_FILE)) {
-                    result = ClassLoaderHook.apply(result);
                 }
                 entries.put(rel, result);
                 done.incrementAndGet();

@@ -119,6 +119,16 @@ class JdkPatchesTest {
                 "ASTORE 1"), code(m).subList(0, 3));
     }
 
+    /** The JVM hands the agent's jar to a custom system class loader through this method; ClassLoader gains it. */
+    @Test
+    void classLoaderCanTakeTheAgentJar() {
+        assertNull(Bytecode.node(JDK.find("java/lang/ClassLoader")).methods.stream()
+                .filter(m -> m.name.equals("appendToClassPathForInstrumentation")).findFirst().orElse(null));
+        MethodNode m = Bytecode.method(prepared("java/lang/ClassLoader"), "appendToClassPathForInstrumentation(Ljava/lang/String;)V");
+        assertEquals(Opcodes.ACC_SYNTHETIC, m.access);
+        assertEquals(List.of("ALOAD 1", "INVOKESTATIC jdk/internal/loader/VbdClassPath.append (Ljava/lang/String;)V", "RETURN"), code(m));
+    }
+
     @Test
     void applicationClassesGetNoJdkPatches() {
         Map<String, byte[]> c = Bytecode.compile("""

@@ -15,7 +15,8 @@ import org.objectweb.asm.Opcodes;
  *     reach native operations that have no body to fence ({@code System.arraycopy}, the weak modes
  *     of {@code jdk.internal.misc.Unsafe}) through their fenced or volatile twins;</li>
  * <li>{@link FieldModifiersPatch} and {@link MemberNameFinalityPatch}: reflection, updaters,
- *     serialization and method-handle access checks see the declared modifiers.</li>
+ *     serialization and method-handle access checks see the declared modifiers;</li>
+ * <li>{@link ClassLoaderAppendPatch}: a custom system class loader can take vbd's agent.</li>
  * </ul>
  */
 public final class JdkPatches {
@@ -27,6 +28,7 @@ public final class JdkPatches {
         if (className.startsWith("java/lang/")) cv = new HiddenClassDefinePatch(cv);
         if (className.equals(MethodHandleTwinPatch.OWNER)) cv = new MethodHandleTwinPatch(cv);
         if (className.equals(ReflectionTwinPatch.OWNER)) cv = new ReflectionTwinPatch(cv);
+        if (className.equals(ClassLoaderAppendPatch.OWNER)) cv = new ClassLoaderAppendPatch(cv);
         return cv;
     }
 
