@@ -48,6 +48,7 @@ public final class VbdAgent {
         declared.install();
         VbdTransformer transformer = new VbdTransformer(policy, options.skipUnrewritable(), s, declared);
         if (!early.isEmpty()) transformer.fenceFields(early);
+        transformer.warmUp();
         inst.addTransformer(transformer, false);
         HiddenClasses hidden = new HiddenClasses(transformer, s, options.verifyReport() != null);
         if (!hidden.install()) {
