@@ -10,6 +10,9 @@ public final class RewriteStats {
     public final AtomicInteger rewritten = new AtomicInteger();
     public final AtomicInteger alreadyRewritten = new AtomicInteger();
     public final AtomicInteger excluded = new AtomicInteger();
-    /** Classes that could not be rewritten and ran unchanged (only with skipUnrewritable). */
+    /**
+     * Classes that could not be rewritten and ran unchanged, and methods ({@code class.name(desc)})
+     * left unfenced in classes otherwise rewritten (only with skipUnrewritable).
+     */
     public final Map<String, String> failed = Collections.synchronizedMap(new LinkedHashMap<>());
 }
