@@ -35,8 +35,11 @@ public final class Main {
             options:
               --relaxed FILE        relaxed scopes for code you cannot annotate (docs/relaxed-config.md)
               --cache DIR           where prepared JDKs live (default: $VBD_CACHE, $XDG_CACHE_HOME/vbd, ~/.cache/vbd)
-              --skip-unrewritable   run on when a class cannot be rewritten; it is reported as uncovered
-              --quiet               no progress output
+              --skip-unrewritable   run on when a class (or a method, which would outgrow the JVM's code
+                                    limit once fenced) cannot be rewritten; it is reported as uncovered
+              --progress            show the JDK's preparation on stderr (run, jvm-args and verify show it
+                                    only when stderr is a terminal; prepare always does)
+              --quiet               no progress output at all
             """;
 
     private Main() {}
@@ -64,7 +67,7 @@ public final class Main {
         }
         String verb = args.get(0);
         List<String> rest = args.subList(1, args.size());
-        List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--quiet", "-q");
+        List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--quiet", "-q", "--progress");
         switch (verb) {
             case "launch": {
                 Options o = Options.parse("run", rest, common);
@@ -127,7 +130,7 @@ public final class Main {
             throws UsageException, IOException {
         checkConfig(o);
         Path jar = vbdJar();
-        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, jar, o.quiet);
+        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, jar, !o.showProgress());
         AgentOptions agent = new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared);
         return JdkCache.jvmOptions(prepared, jar, agent.format(), programArgs);
     }

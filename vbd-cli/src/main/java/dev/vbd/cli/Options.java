@@ -11,6 +11,7 @@ final class Options {
     Path cache = JdkCache.defaultRoot();
     boolean skipUnrewritable;
     boolean quiet;
+    boolean progress;
     Path json;
     Path jar;
     boolean jdk;
@@ -56,10 +57,19 @@ final class Options {
                 case "--jdk" -> o.jdk = true;
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;
                 case "--quiet", "-q" -> o.quiet = true;
+                case "--progress" -> o.progress = true;
                 default -> throw new UsageException("unknown option '" + a + "'");
             }
         }
         return o;
+    }
+
+    /**
+     * Whether to show vbd's own progress (preparing a JDK) on stderr, which the program shares:
+     * only when asked, with {@code --progress} (bin/vbd adds it when stderr is a terminal).
+     */
+    boolean showProgress() {
+        return progress && !quiet;
     }
 
     String javaWord() throws UsageException {
