@@ -4,26 +4,152 @@ import dev.vbd.core.ClassBytesSource;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.lang.ref.WeakReference;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Class bytes as a class loader would find them: the original, not-yet-rewritten bytes for
  * application classes, and the prepared (marked) bytes for the JDK's own classes.
+ *
+ * <p>The loader is held weakly: the transformer keeps one rewriter (and so one source) per
+ * loader in a weak map, and a strong reference here would keep every loader, and every class it
+ * defined, alive for good. A loader that is gone has no classes left to rewrite.
+ *
+ * <p>Reading a resource may load classes (a loader's own code, a URL handler, a decoder). The JVM
+ * never calls a transformer again on a thread that is already in one: a class defined there
+ * would run unrewritten. So a loader other than the JDK's own is read on a helper thread, where
+ * such a class is rewritten as usual, and lookups the helper's nested rewrite makes answer
+ * "unknown" (the rewriter treats unknown classes conservatively). Should the helper block on a
+ * lock that a thread waiting for such a read holds (a loader that is not parallel-capable locks
+ * itself while it defines a class), the read answers "unknown" instead of deadlocking.
  */
 final class LoaderBytesSource implements ClassBytesSource {
-    private final ClassLoader loader;
+    private static final ThreadLocal<Boolean> READING = new ThreadLocal<>();
+    /** Threads waiting for a helper's read: a helper blocked by one of them must not be waited for. */
+    private static final Set<Long> WAITING = ConcurrentHashMap.newKeySet();
+    /**
+     * A helper that stays blocked this many polls in a row (a millisecond each) on something no
+     * lock owner explains, such as a class that a waiting thread is initialising, is given up on.
+     */
+    private static final int STUCK_POLLS = 2000;
+    private static volatile ExecutorService helpers;
+    private static volatile ThreadMXBean threads;
+
+    private final WeakReference<ClassLoader> loader;
+    private final boolean boot;
+    private final boolean onHelper;
 
     LoaderBytesSource(ClassLoader loader) {
-        this.loader = loader;
+        this.loader = loader == null ? null : new WeakReference<>(loader);
+        this.boot = loader == null;
+        this.onHelper = loader != null && !isJdkLoader(loader);
+    }
+
+    /** The JDK's own loaders define nothing but the JDK's classes, which the prepared JDK has rewritten. */
+    private static boolean isJdkLoader(ClassLoader l) {
+        return l == ClassLoader.getPlatformClassLoader()
+                || (l.getClass().getModule() == Object.class.getModule() && l.getClass().getName().startsWith("jdk.internal.loader."));
     }
 
     @Override
     public byte[] find(String internalName) {
+        if (READING.get() != null) return null;
+        ClassLoader l = boot ? null : loader.get();
+        if (!boot && l == null) return null;
         String resource = internalName + ".class";
-        try (InputStream in = loader != null ? loader.getResourceAsStream(resource)
-                : ClassLoader.getSystemResourceAsStream(resource)) {
-            return in == null ? null : in.readAllBytes();
-        } catch (IOException | RuntimeException e) {
+        if (!onHelper) return read(l, resource);
+        AtomicReference<Thread> helper = new AtomicReference<>();
+        ClassLoader target = l;
+        CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
+            helper.set(Thread.currentThread());
+            return read(target, resource);
+        }, helpers());
+        long self = Thread.currentThread().getId();
+        WAITING.add(self);
+        try {
+            int stuck = 0;
+            while (true) {
+                try {
+                    return read.get(1, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    Thread h = helper.get();
+                    Thread.State state = h == null ? Thread.State.RUNNABLE : h.getState();
+                    if (state == Thread.State.RUNNABLE || state == Thread.State.NEW) {
+                        stuck = 0;
+                    } else if (blockedByAWaiter(h) || ++stuck > STUCK_POLLS) {
+                        return null;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return null;
+        } catch (ExecutionException e) {
+            return null;
+        } finally {
+            WAITING.remove(self);
         }
+    }
+
+    private static byte[] read(ClassLoader l, String resource) {
+        READING.set(Boolean.TRUE);
+        try (InputStream in = l == null ? ClassLoader.getSystemResourceAsStream(resource) : l.getResourceAsStream(resource)) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException | RuntimeException | LinkageError | StackOverflowError e) {
+            return null;
+        } finally {
+            READING.remove();
+        }
+    }
+
+    /** Whether the helper waits for a lock held by a thread that waits for a helper: it would never get it. */
+    private static boolean blockedByAWaiter(Thread helper) {
+        ThreadInfo info = threads().getThreadInfo(helper.getId());
+        return info != null && info.getLockOwnerId() >= 0 && WAITING.contains(info.getLockOwnerId());
+    }
+
+    private static ExecutorService helpers() {
+        ExecutorService h = helpers;
+        if (h != null) return h;
+        synchronized (LoaderBytesSource.class) {
+            if (helpers == null) {
+                // as many helpers as concurrent reads: one read never waits behind another
+                helpers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                        LoaderBytesSource::newHelper);
+            }
+            return helpers;
+        }
+    }
+
+    /**
+     * A helper thread that keeps no application loader alive: no context loader, and an access
+     * control context captured inside vbd's own code rather than the application's frames.
+     */
+    @SuppressWarnings("removal")
+    private static Thread newHelper(Runnable r) {
+        return java.security.AccessController.doPrivileged((java.security.PrivilegedAction<Thread>) () -> {
+            Thread t = new Thread(r, "vbd-class-bytes");
+            t.setDaemon(true);
+            t.setContextClassLoader(null);
+            return t;
+        });
+    }
+
+    private static ThreadMXBean threads() {
+        ThreadMXBean t = threads;
+        if (t == null) threads = t = ManagementFactory.getThreadMXBean();
+        return t;
     }
 }

@@ -15,7 +15,10 @@ public final class RewriteStats {
     /** Hidden classes vbd rewrote on their way to the JVM, and those it left as generated (the JDK's method-handle plumbing). */
     public final AtomicInteger hiddenRewritten = new AtomicInteger();
     public final AtomicInteger hiddenLeft = new AtomicInteger();
-    /** Classes that could not be rewritten and ran unchanged (only with skipUnrewritable). */
+    /**
+     * Classes that could not be rewritten and ran unchanged, and methods ({@code class.name(desc)})
+     * left unfenced in classes otherwise rewritten (only with skipUnrewritable).
+     */
     public final Map<String, String> failed = Collections.synchronizedMap(new LinkedHashMap<>());
     /** Classes defined before the agent started (dotted names): fields as compiled, bodies fenced. */
     public final List<String> early = new CopyOnWriteArrayList<>();

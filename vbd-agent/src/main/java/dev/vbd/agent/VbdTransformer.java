@@ -25,6 +25,7 @@ final class VbdTransformer implements ClassFileTransformer {
     private final boolean skipUnrewritable;
     private final RewriteStats stats;
     private final DeclaredModifiers declared;
+    /** Weak keys; a rewriter holds its loader only weakly, so an unused loader can still be collected. */
     private final Map<ClassLoader, ClassRewriter> rewriters = new WeakHashMap<>();
     private ClassRewriter bootRewriter;
     private FieldOracle plainInJvm;
@@ -45,11 +46,17 @@ final class VbdTransformer implements ClassFileTransformer {
             return null;
         }
         try {
-            RewriteResult r = rewriterFor(loader).rewrite(bytes);
+            RewriteResult r = rewriterFor(loader).rewrite(bytes, skipUnrewritable);
             switch (r.status()) {
                 case REWRITTEN:
                     stats.rewritten.incrementAndGet();
                     declared.record(loader, r.className(), r.flipped(), r.unfinal());
+                    r.unfenced().forEach((method, why) -> {
+                        String where = r.className() + "." + method;
+                        stats.failed.put(where, where + ": " + why);
+                        System.err.println("vbd: warning: method left unfenced (its array, bulk and weak-mode accesses"
+                                + " are not sequentially consistent): " + where + " " + why);
+                    });
                     return r.bytes();
                 case ALREADY_REWRITTEN:
                     stats.alreadyRewritten.incrementAndGet();

@@ -12,18 +12,33 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.nio.file.attribute.FileTime;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * The rewritten JDK, prepared once per JDK build (and per relaxed config, which can reach JDK
  * code) under the cache directory: {@code $VBD_CACHE}, else {@code $XDG_CACHE_HOME/vbd}, else
  * {@code ~/.cache/vbd}, unless {@code --cache} names another. Layout: {@code patch/<module>.jar},
- * {@code modules.txt}, {@code boot-modules.txt}, {@code report.json}, {@code complete}.
+ * {@code modules.txt}, {@code boot-modules.txt}, {@code report.json}, {@code complete}, {@code last-used}.
+ *
+ * <p>An entry is keyed by the content of vbd's jar, so identical builds share it, and several
+ * builds (two checkouts, say) keep theirs side by side: at most {@link #keep()} entries per JDK
+ * home, the least recently used removed first when a new one is prepared.
  */
 public final class JdkCache {
+    /** Entries kept per JDK home unless {@value #KEEP_ENV} says otherwise. */
+    static final int DEFAULT_KEEP = 4;
+    static final String KEEP_ENV = "VBD_CACHE_KEEP";
+    private static final String LAST_USED = "last-used";
+
     private JdkCache() {}
 
     public static Path defaultRoot() {
@@ -34,7 +49,26 @@ public final class JdkCache {
         return Path.of(System.getProperty("user.home"), ".cache", "vbd");
     }
 
-    /** The prepared directory for this JDK, preparing it first if needed (with progress on stderr). */
+    /** How many prepared JDKs to keep per JDK home: {@value #KEEP_ENV}, else {@value #DEFAULT_KEEP}. */
+    static int keep() throws UsageException {
+        return keep(System.getenv(KEEP_ENV));
+    }
+
+    static int keep(String value) throws UsageException {
+        if (value == null || value.isBlank()) return DEFAULT_KEEP;
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 1) return n;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException(KEEP_ENV + "='" + value + "' is not a positive whole number (prepared JDKs to keep per JDK)");
+    }
+
+    /**
+     * The prepared directory for this JDK, preparing it first if needed; {@code quiet} keeps the
+     * preparation's progress off stderr (its output is still shown if it fails).
+     */
     public static Path prepared(Path root, Jdk jdk, Path relaxed, Path vbdJar, boolean quiet) throws UsageException, IOException {
         if (relaxed != null) {
             // Most configs name only application code: they share the JDK prepared without a config.
@@ -49,9 +83,10 @@ public final class JdkCache {
                 throw new UsageException("bad relaxed config: " + e.getMessage());
             }
         }
+        int keep = keep();
         String key = key(jdk, relaxed, vbdJar);
         Path dir = root.resolve("jdk").resolve(sanitize(jdk.version()) + "-" + key);
-        if (Files.isRegularFile(dir.resolve("complete"))) return dir;
+        if (Files.isRegularFile(dir.resolve("complete"))) return used(dir);
         Files.createDirectories(dir.getParent());
         // One preparation per JDK at a time, across processes: the others wait, then reuse it.
         Path lockFile = dir.getParent().resolve(dir.getFileName() + ".lock");
@@ -63,8 +98,10 @@ public final class JdkCache {
                 lock = ch.lock();
             }
             try {
-                if (Files.isRegularFile(dir.resolve("complete"))) return dir;
+                if (Files.isRegularFile(dir.resolve("complete"))) return used(dir);
                 prepare(dir, jdk, relaxed, vbdJar, quiet);
+                used(dir);
+                prune(dir.getParent(), jdk.home().toString(), keep);
                 return dir;
             } finally {
                 lock.release();
@@ -85,50 +122,116 @@ public final class JdkCache {
             if (relaxed != null) cmd.add(relaxed.toString());
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-            pb.redirectError(quiet ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.INHERIT);
+            // kept aside when quiet, for the message should the preparation fail
+            Path log = dir.getParent().resolve(tmp.getFileName() + ".log");
+            pb.redirectError(quiet ? ProcessBuilder.Redirect.to(log.toFile()) : ProcessBuilder.Redirect.INHERIT);
             int rc;
             try {
                 rc = pb.start().waitFor();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while preparing the JDK");
+            } finally {
+                if (!quiet) Files.deleteIfExists(log);
             }
-            if (rc != 0) throw new UsageException("preparing " + jdk.home() + " failed (exit status " + rc + ")");
+            try {
+                if (rc != 0) {
+                    String why = quiet && Files.isRegularFile(log) ? ":\n" + tail(Files.readString(log, StandardCharsets.UTF_8)) : "";
+                    throw new UsageException("preparing " + jdk.home() + " failed (exit status " + rc + ")" + why);
+                }
+            } finally {
+                Files.deleteIfExists(log);
+            }
             Files.writeString(tmp.resolve("vbd-jar.txt"), jarIdentity(vbdJar) + "\n");
             Files.writeString(tmp.resolve("complete"), jdk.home() + "\n");
             Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-            pruneStale(dir, jdk, vbdJar);
         } finally {
             deleteTree(tmp);
         }
     }
 
-    private static String jarIdentity(Path vbdJar) throws IOException {
-        return Files.size(vbdJar) + ":" + Files.getLastModifiedTime(vbdJar).toMillis();
+    private static String tail(String text) {
+        String[] lines = text.strip().split("\n");
+        return String.join("\n", java.util.Arrays.asList(lines).subList(Math.max(0, lines.length - 20), lines.length));
     }
 
-    /** Removes this JDK's preparations made by other builds of vbd: nothing will use them again. */
-    private static void pruneStale(Path keep, Jdk jdk, Path vbdJar) throws IOException {
-        String current = jarIdentity(vbdJar);
-        try (Stream<Path> siblings = Files.list(keep.getParent())) {
+    /**
+     * Notes that an entry was used now, for least-recently-used removal: one time stamp, no
+     * content. A read-only cache is still usable; it is then never pruned by use.
+     */
+    static Path used(Path dir) {
+        Path stamp = dir.resolve(LAST_USED);
+        try {
+            FileTime now = FileTime.fromMillis(System.currentTimeMillis());
+            if (!Files.exists(stamp)) Files.createFile(stamp);
+            Files.setLastModifiedTime(stamp, now);
+        } catch (IOException e) {
+            // not worth failing a run for
+        }
+        return dir;
+    }
+
+    private static long lastUsed(Path dir) {
+        try {
+            Path stamp = dir.resolve(LAST_USED);
+            return Files.getLastModifiedTime(Files.exists(stamp) ? stamp : dir.resolve("complete")).toMillis();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Keeps the {@code keep} most recently used entries prepared for this JDK home (by any build
+     * of vbd, with or without a relaxed config) and removes the others, skipping any another vbd
+     * holds locked. Entries of other JDK homes are left alone.
+     */
+    static void prune(Path jdkRoot, String jdkHome, int keep) throws IOException {
+        List<Path> mine = new ArrayList<>();
+        try (Stream<Path> siblings = Files.list(jdkRoot)) {
             for (Path d : (Iterable<Path>) siblings::iterator) {
-                if (d.equals(keep) || !Files.isDirectory(d)) continue;
                 Path complete = d.resolve("complete");
-                Path jarInfo = d.resolve("vbd-jar.txt");
-                if (!Files.isRegularFile(complete) || !Files.readString(complete).trim().equals(jdk.home().toString())) continue;
-                if (Files.isRegularFile(jarInfo) && Files.readString(jarInfo).trim().equals(current)) continue;
-                Path lockFile = d.getParent().resolve(d.getFileName() + ".lock");
-                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lockFile,
-                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
-                    java.nio.channels.FileLock lock = ch.tryLock();
-                    if (lock == null) continue; // another vbd is working on it; leave it
-                    try {
-                        deleteTree(d);
-                    } finally {
-                        lock.release();
-                    }
+                if (!Files.isDirectory(d) || !Files.isRegularFile(complete)) continue;
+                if (Files.readString(complete).trim().equals(jdkHome)) mine.add(d);
+            }
+        }
+        if (mine.size() <= keep) return;
+        Map<Path, Long> when = new HashMap<>();
+        for (Path d : mine) when.put(d, lastUsed(d));
+        mine.sort(Comparator.comparing((Path d) -> when.get(d)).reversed().thenComparing(Comparator.naturalOrder()));
+        for (Path d : mine.subList(keep, mine.size())) {
+            Path lockFile = d.getParent().resolve(d.getFileName() + ".lock");
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lockFile,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+                java.nio.channels.FileLock lock = ch.tryLock();
+                if (lock == null) continue; // another vbd is working on it; leave it
+                try {
+                    deleteTree(d);
+                } finally {
+                    lock.release();
                 }
             }
+        }
+    }
+
+    /**
+     * The identity of a vbd build: a hash of its jar's entry names, sizes and CRC-32s, read from
+     * the jar's directory. Time stamps are left out, so identical builds, rebuilt or copied,
+     * share one prepared JDK.
+     */
+    static String jarIdentity(Path vbdJar) throws IOException {
+        try (ZipFile zip = new ZipFile(vbdJar.toFile())) {
+            List<ZipEntry> entries = new ArrayList<>(Collections.list(zip.entries()));
+            entries.sort(Comparator.comparing(ZipEntry::getName));
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            for (ZipEntry e : entries) {
+                md.update(e.getName().getBytes(StandardCharsets.UTF_8));
+                md.update((" " + e.getSize() + " " + e.getCrc() + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            return "sha256:" + HexFormat.of().formatHex(md.digest());
+        } catch (java.util.zip.ZipException e) {
+            throw new IOException("vbd's jar " + vbdJar + " is not a readable jar: " + e.getMessage(), e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

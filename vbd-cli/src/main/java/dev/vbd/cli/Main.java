@@ -35,10 +35,13 @@ public final class Main {
             options:
               --relaxed FILE        relaxed scopes for code you cannot annotate (docs/relaxed-config.md)
               --cache DIR           where prepared JDKs live (default: $VBD_CACHE, $XDG_CACHE_HOME/vbd, ~/.cache/vbd)
-              --skip-unrewritable   run on when a class cannot be rewritten; it is reported as uncovered
+              --skip-unrewritable   run on when a class (or a method, which would outgrow the JVM's code
+                                    limit once fenced) cannot be rewritten; it is reported as uncovered
               --strict              refuse to run when classes were loaded before vbd's agent started
                                     (a custom system class loader): their fields cannot be made volatile
-              --quiet               no progress output
+              --progress            show the JDK's preparation on stderr (run, jvm-args and verify show it
+                                    only when stderr is a terminal; prepare always does)
+              --quiet               no progress output at all
             """;
 
     private Main() {}
@@ -66,7 +69,7 @@ public final class Main {
         }
         String verb = args.get(0);
         List<String> rest = args.subList(1, args.size());
-        List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--strict", "--quiet", "-q");
+        List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--strict", "--quiet", "-q", "--progress");
         switch (verb) {
             case "launch": {
                 Options o = Options.parse("run", rest, common);
@@ -129,7 +132,7 @@ public final class Main {
             throws UsageException, IOException {
         checkConfig(o);
         Path jar = vbdJar();
-        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, jar, o.quiet);
+        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, jar, !o.showProgress());
         AgentOptions agent = new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict);
         return JdkCache.jvmOptions(prepared, jar, agent.format(), programArgs);
     }

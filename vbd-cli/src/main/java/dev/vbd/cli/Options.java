@@ -12,6 +12,7 @@ final class Options {
     boolean skipUnrewritable;
     boolean strict;
     boolean quiet;
+    boolean progress;
     Path json;
     Path jar;
     boolean jdk;
@@ -58,10 +59,19 @@ final class Options {
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;
                 case "--strict" -> o.strict = true;
                 case "--quiet", "-q" -> o.quiet = true;
+                case "--progress" -> o.progress = true;
                 default -> throw new UsageException("unknown option '" + a + "'");
             }
         }
         return o;
+    }
+
+    /**
+     * Whether to show vbd's own progress (preparing a JDK) on stderr, which the program shares:
+     * only when asked, with {@code --progress} (bin/vbd adds it when stderr is a terminal).
+     */
+    boolean showProgress() {
+        return progress && !quiet;
     }
 
     String javaWord() throws UsageException {

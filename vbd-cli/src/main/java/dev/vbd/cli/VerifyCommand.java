@@ -89,7 +89,7 @@ final class VerifyCommand {
         }
         Jdk jdk = Jdk.resolve(o.command.isEmpty() ? "java" : o.javaWord());
         Main.checkConfig(o);
-        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, Main.vbdJar(), o.quiet);
+        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, Main.vbdJar(), !o.showProgress());
         VerifyReport report;
         try (PreparedJdk patch = new PreparedJdk(prepared)) {
             Map<String, Supplier<byte[]>> jdkClasses = patch.classes();
@@ -207,7 +207,11 @@ final class VerifyCommand {
         }
         Object agent = json.get("agent");
         if (agent instanceof Map<?, ?> a && a.get("failed") instanceof Map<?, ?> failed && !failed.isEmpty()) {
-            out.println(p + failed.size() + " classes the agent could not rewrite (they ran unchanged)");
+            out.println(p + failed.size() + " classes or methods the agent could not rewrite (they ran unchanged)");
+        }
+        for (Map<String, Object> u : list(json, "unfencedMethods")) {
+            out.println(p + "  unfenced method " + u.get("class") + "." + u.get("method") + " [" + u.get("loader")
+                    + "]: left as compiled, fencing it would exceed the JVM's 64 KiB code limit");
         }
         List<Map<String, Object>> uncovered = list(json, "uncoveredClasses");
         Map<String, Integer> reasons = new TreeMap<>();

@@ -9,6 +9,7 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,8 @@ public final class ClassFacts {
     public final Map<String, FieldFact> fields = new LinkedHashMap<>();
     /** Every field in declaration order; a name may repeat with another descriptor. */
     public final List<FieldFact> declaredFields = new ArrayList<>();
+    /** Fields by name and descriptor, which a class file may not repeat: looked up once per access. */
+    private final Map<String, FieldFact> byNameAndDesc = new HashMap<>();
     public final Set<String> relaxedMethods = new HashSet<>();
     public final Set<String> intrinsicMethods = new HashSet<>();
 
@@ -43,6 +46,15 @@ public final class ClassFacts {
         public final List<String> flipped = new ArrayList<>();
         public final List<String> unfinal = new ArrayList<>();
         public final List<String> relaxed = new ArrayList<>();
+        /** Methods left unfenced because fencing them would outgrow the JVM's code limit. */
+        public final List<String> unfenced = new ArrayList<>();
+        private Set<String> flippedSet;
+
+        /** Whether the rewrite flipped a field of this name; a set, since a class may have thousands. */
+        public synchronized boolean flipped(String name) {
+            if (flippedSet == null || flippedSet.size() != flipped.size()) flippedSet = new HashSet<>(flipped);
+            return flippedSet.contains(name);
+        }
     }
 
     public boolean isRecord() { return "java/lang/Record".equals(superName); }
@@ -52,11 +64,12 @@ public final class ClassFacts {
     }
 
     /** The field the JVM would find here for this name and descriptor, or null. */
-    public FieldFact field(String name, String desc) {
-        for (FieldFact f : declaredFields) {
-            if (f.name().equals(name) && f.desc().equals(desc)) return f;
+    public synchronized FieldFact field(String name, String desc) {
+        if (byNameAndDesc.size() != declaredFields.size()) {
+            byNameAndDesc.clear();
+            for (FieldFact f : declaredFields) byNameAndDesc.putIfAbsent(f.name() + ' ' + f.desc(), f);
         }
-        return null;
+        return byNameAndDesc.get(name + ' ' + desc);
     }
 
     public boolean hasFinalInstanceFields() {
@@ -109,6 +122,7 @@ public final class ClassFacts {
                             case "flipped" -> facts.marker.flipped;
                             case "unfinal" -> facts.marker.unfinal;
                             case "relaxed" -> facts.marker.relaxed;
+                            case "unfenced" -> facts.marker.unfenced;
                             default -> new ArrayList<>();
                         };
                         return new AnnotationVisitor(Opcodes.ASM9) {

@@ -8,6 +8,7 @@ import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.jdk.JdkPatches;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassTooLargeException;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.FieldVisitor;
@@ -18,6 +19,7 @@ import org.objectweb.asm.Opcodes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -93,6 +95,15 @@ public final class ClassRewriter implements FieldOracle {
     }
 
     public RewriteResult rewrite(byte[] bytes) {
+        return rewrite(bytes, false);
+    }
+
+    /**
+     * Rewrites a class; with {@code leaveOversizedMethods}, a method that would outgrow the JVM's
+     * 64 KiB code limit once fenced is left as compiled (listed in the result and the marker)
+     * instead of failing the whole class.
+     */
+    public RewriteResult rewrite(byte[] bytes, boolean leaveOversizedMethods) {
         ClassReader reader;
         String name;
         try {
@@ -115,25 +126,44 @@ public final class ClassRewriter implements FieldOracle {
         // no bytes for the source to find, so remember these.
         factsCache.putIfAbsent(name, facts);
         if (facts.isModuleOrPackageInfo()) return RewriteResult.excluded(name, "module or package descriptor");
+        Map<String, String> unfenced = new LinkedHashMap<>();
         try {
             Map<String, FieldDecision> fields = decideEach(facts, bytes);
             boolean classRelaxed = classRelaxed(facts);
-            List<String> relaxed = new ArrayList<>();
-            List<String> flipped = new ArrayList<>();
-            List<String> unfinal = new ArrayList<>();
+            // sets: a class may declare tens of thousands of fields
+            Set<String> flippedNames = new LinkedHashSet<>();
+            Set<String> unfinalNames = new LinkedHashSet<>();
             for (ClassFacts.FieldFact f : facts.declaredFields) {
                 FieldDecision d = fields.get(fieldKey(f.name(), f.desc()));
-                if (d != FieldDecision.KEEP && !flipped.contains(f.name())) flipped.add(f.name());
-                if (d == FieldDecision.UNFINAL_VOLATILE && !unfinal.contains(f.name())) unfinal.add(f.name());
+                if (d != FieldDecision.KEEP) flippedNames.add(f.name());
+                if (d == FieldDecision.UNFINAL_VOLATILE) unfinalNames.add(f.name());
             }
-            ClassWriter writer = new ClassWriter(reader, 0);
-            ClassVisitor rewriting = new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal);
-            reader.accept(jdk ? JdkPatches.wrap(name, rewriting) : rewriting, 0);
-            return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
-                    flipped, unfinal, relaxed);
+            List<String> flipped = new ArrayList<>(flippedNames);
+            List<String> unfinal = new ArrayList<>(unfinalNames);
+            while (true) {
+                List<String> relaxed = new ArrayList<>();
+                ClassWriter writer = new ClassWriter(reader, 0);
+                ClassVisitor rewriting = new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal,
+                        unfenced.keySet());
+                reader.accept(jdk ? JdkPatches.wrap(name, rewriting) : rewriting, 0);
+                try {
+                    return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
+                            flipped, unfinal, relaxed, unfenced);
+                } catch (MethodTooLargeException e) {
+                    String method = e.getMethodName() + e.getDescriptor();
+                    // left as compiled the method fits, as it did before; a repeat means something else grew it
+                    if (!leaveOversizedMethods || unfenced.containsKey(method)) throw e;
+                    unfenced.put(method, "would exceed the JVM's 64 KiB code limit once fenced ("
+                            + e.getCodeSize() + " bytes)");
+                }
+            }
         } catch (MethodTooLargeException e) {
             throw new RewriteException(name, "method " + e.getMethodName() + e.getDescriptor()
-                    + " would exceed the JVM's 64 KiB code limit once fenced", e);
+                    + " would exceed the JVM's 64 KiB code limit once fenced (" + e.getCodeSize() + " bytes)", e);
+        } catch (ClassTooLargeException e) {
+            throw new RewriteException(name, "the class has " + reader.getItemCount()
+                    + " constant-pool entries, and the references vbd's fences and marker add pushed it to "
+                    + e.getConstantPoolCount() + ", over the JVM's limit of 65535", e);
         } catch (RewriteException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -200,15 +230,20 @@ public final class ClassRewriter implements FieldOracle {
         int slash = className.lastIndexOf('/');
         if (slash < 0) return false;
         String pkg = className.substring(0, slash);
-        return packageRelaxed.computeIfAbsent(pkg, p -> {
-            byte[] info = source.find(p + "/package-info");
-            if (info == null) return false;
+        Boolean known = packageRelaxed.get(pkg);
+        if (known != null) return known;
+        // not inside computeIfAbsent: finding the bytes may load, and so rewrite, a class of the same package
+        boolean annotated = false;
+        byte[] info = source.find(pkg + "/package-info");
+        if (info != null) {
             try {
-                return ClassFacts.read(info).relaxedAnnotation;
+                annotated = ClassFacts.read(info).relaxedAnnotation;
             } catch (RuntimeException e) {
-                return false;
+                annotated = false;
             }
-        });
+        }
+        Boolean prior = packageRelaxed.putIfAbsent(pkg, annotated);
+        return prior != null ? prior : annotated;
     }
 
     private ClassFacts facts(String className) {
@@ -241,7 +276,7 @@ public final class ClassRewriter implements FieldOracle {
             ClassFacts.FieldFact field = f.field(name, descriptor);
             if (field != null) {
                 // the marker lists names only; what vbd flipped is volatile in the rewritten class
-                if (f.marker != null) return field.isVolatile() && f.marker.flipped.contains(name);
+                if (f.marker != null) return field.isVolatile() && f.marker.flipped(name);
                 if (policy.exclusion(cls) != null) return false;
                 return decideEach(f, null).get(fieldKey(name, descriptor)) != FieldDecision.KEEP;
             }
@@ -257,9 +292,10 @@ public final class ClassRewriter implements FieldOracle {
         private final List<String> relaxed;
         private final List<String> flipped;
         private final List<String> unfinal;
+        private final Set<String> unfenced;
 
         Rewriting(ClassVisitor next, ClassFacts facts, Map<String, FieldDecision> fields, boolean classRelaxed,
-                  List<String> relaxed, List<String> flipped, List<String> unfinal) {
+                  List<String> relaxed, List<String> flipped, List<String> unfinal, Set<String> unfenced) {
             super(Opcodes.ASM9, next);
             this.facts = facts;
             this.fields = fields;
@@ -267,6 +303,7 @@ public final class ClassRewriter implements FieldOracle {
             this.relaxed = relaxed;
             this.flipped = flipped;
             this.unfinal = unfinal;
+            this.unfenced = unfenced;
         }
 
         @Override
@@ -284,6 +321,7 @@ public final class ClassRewriter implements FieldOracle {
         public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
             MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
             if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
+            if (unfenced.contains(name + descriptor)) return mv;
             if (BulkOperations.isFencedBody(facts.name, name)) {
                 // one bulk operation: fenced as a whole, its element accesses unordered among themselves
                 relaxed.add(name + descriptor);
@@ -309,11 +347,12 @@ public final class ClassRewriter implements FieldOracle {
             list(av, "flipped", flipped);
             list(av, "unfinal", unfinal);
             list(av, "relaxed", relaxed);
+            if (!unfenced.isEmpty()) list(av, "unfenced", new ArrayList<>(unfenced));
             av.visitEnd();
             super.visitEnd();
         }
 
-        private void list(AnnotationVisitor av, String name, List<String> values) {
+        private void list(AnnotationVisitor av, String name, java.util.Collection<String> values) {
             AnnotationVisitor arr = av.visitArray(name);
             for (String v : values) arr.visit(null, v);
             arr.visitEnd();

@@ -104,6 +104,9 @@ public final class Verifier {
         if (marker != null) {
             report.rewritten++;
             markedRelaxed = new HashSet<>(marker.relaxed);
+            for (String m : marker.unfenced) {
+                report.unfenced.add(new VerifyReport.Unfenced(name.replace('/', '.'), e.loader(), m));
+            }
         } else {
             String why = failedRewrites.get(name);
             String before = early.get(name);

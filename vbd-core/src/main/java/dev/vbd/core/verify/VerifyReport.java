@@ -21,6 +21,9 @@ public final class VerifyReport {
     /** A non-relaxed method HotSpot may replace by an intrinsic, so that its (checked) bytecode may not be what runs. */
     public record Intrinsic(String className, String method, int sites) {}
 
+    /** A method of a rewritten class left as compiled: fencing it would outgrow the JVM's code limit. */
+    public record Unfenced(String className, String loader, String method) {}
+
     int classes;
     int inspected;
     int rewritten;
@@ -35,6 +38,7 @@ public final class VerifyReport {
     /** Rewritten classes whose bytes could not be read back, so not checked. */
     final List<Uncovered> uninspected = new ArrayList<>();
     final List<Intrinsic> intrinsics = new ArrayList<>();
+    final List<Unfenced> unfenced = new ArrayList<>();
     final List<String> hiddenClasses = new ArrayList<>();
     final Map<String, Integer> hiddenReasons = new TreeMap<>();
     final Map<String, Integer> exclusions = new TreeMap<>();
@@ -61,6 +65,7 @@ public final class VerifyReport {
     public List<Finding> findings() { return List.copyOf(findings); }
     public List<Uncovered> uncoveredClasses() { return List.copyOf(uncovered); }
     public List<Intrinsic> intrinsics() { return List.copyOf(intrinsics); }
+    public List<Unfenced> unfencedMethods() { return List.copyOf(unfenced); }
 
     /**
      * A hidden class that could not be inspected (never passed to agents, not retransformable) and
@@ -102,6 +107,7 @@ public final class VerifyReport {
         uncovered.addAll(o.uncovered);
         uninspected.addAll(o.uninspected);
         intrinsics.addAll(o.intrinsics);
+        unfenced.addAll(o.unfenced);
         hiddenClasses.addAll(o.hiddenClasses);
         o.hiddenReasons.forEach((k, v) -> hiddenReasons.merge(k, v, Integer::sum));
         o.exclusions.forEach((k, v) -> exclusions.merge(k, v, Integer::sum));
@@ -133,6 +139,7 @@ public final class VerifyReport {
         m.put("freshArrayStores", freshStores);
         m.put("unresolvedFields", unresolvedFields);
         m.put("intrinsicMethods", intrinsics.size());
+        m.put("unfenced", unfenced.size());
         m.putAll(extra);
         List<Object> f = new ArrayList<>();
         for (Finding x : limit(findings)) f.add(x.toJson());
@@ -152,6 +159,15 @@ public final class VerifyReport {
             in.add(e);
         }
         m.put("intrinsics", in);
+        List<Object> uf = new ArrayList<>();
+        for (Unfenced x : limit(unfenced)) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("class", x.className());
+            e.put("loader", x.loader());
+            e.put("method", x.method());
+            uf.add(e);
+        }
+        m.put("unfencedMethods", uf);
         m.put("unresolvedOwners", new LinkedHashMap<>(limitMap(unresolved)));
         return m;
     }

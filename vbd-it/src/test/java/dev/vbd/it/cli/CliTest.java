@@ -129,11 +129,39 @@ class CliTest {
     }
 
     @Test
-    void skipUnrewritableRunsOnAndSaysWhichClass() throws Exception {
+    void skipUnrewritableLeavesOnlyTheOversizedMethodUnfencedAndNamesIt() throws Exception {
         Result r = vbd("run", "--skip-unrewritable", "--", "java", "-cp", classes.toString(), "Huge", "x");
         assertEquals(0, r.status(), r.err());
         assertEquals("huge 0\n", r.out());
-        assertTrue(r.err().contains("class left unrewritten (not sequentially consistent): Huge:"), r.err());
+        assertTrue(r.err().contains("method left unfenced") && r.err().contains("Huge.sum([I)I"), r.err());
+        assertTrue(!r.err().contains("class left unrewritten"), "the rest of the class is rewritten\n" + r.err());
+    }
+
+    @Test
+    void verifyListsTheUnfencedMethodFromTheMarker() throws Exception {
+        Path json = tmp.resolve("huge.json");
+        Result r = vbd("verify", "-q", "--skip-unrewritable", "--json", json.toString(), "--",
+                "java", "-cp", classes.toString(), "Huge", "x");
+        assertEquals(1, r.status(), "the unfenced loads are not SC\n" + r.out() + r.err());
+        assertTrue(r.out().contains("unfenced method Huge.sum([I)I"), r.out());
+        String report = Files.readString(json);
+        assertTrue(report.contains("\"unfencedMethods\"") && report.contains("\"sum([I)I\""), report.substring(0, Math.min(2000, report.length())));
+        assertTrue(report.contains("\"Huge.sum([I)I\""), "the agent's failed list names the method");
+    }
+
+    @Test
+    void preparingUnderRunPrintsNothingOnAStderrThatIsNoTerminal() throws Exception {
+        Path cache = tmp.resolve("fresh-cache");
+        Result r = vbd("run", "--cache", cache.toString(), "--", "java", "-cp", classes.toString(), "Echo", "quiet");
+        assertEquals(0, r.status(), r.err());
+        assertEquals("echo quiet\n", r.out());
+        assertEquals("", r.err(), "a program's stderr holds only what the program wrote");
+        try (var entries = Files.list(cache.resolve("jdk"))) {
+            assertEquals(1, entries.filter(Files::isDirectory).count(), "one prepared JDK");
+        }
+        Result again = vbd("prepare", "--cache", cache.toString(), "--", "java");
+        assertEquals(0, again.status(), again.err());
+        assertTrue(again.out().strip().startsWith(cache.resolve("jdk").toString()), again.out());
     }
 
     @Test
