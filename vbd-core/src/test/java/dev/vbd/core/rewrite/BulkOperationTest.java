@@ -70,6 +70,10 @@ class BulkOperationTest {
         assertTrue(BulkOperations.isBulk("java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V"));
         // Java-bodied bulk operations carry their fences in the JDK's body, where every path to them goes
         assertFalse(BulkOperations.isBulk("java/util/Arrays", "fill", "([IIII)V"));
+        // ... except where C2 may replace that body by an intrinsic, fences and all
+        assertTrue(BulkOperations.isBulk("java/util/Arrays", "copyOf", "([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;"));
+        assertTrue(BulkOperations.isBulk("java/util/Arrays", "copyOfRange", "([Ljava/lang/Object;IILjava/lang/Class;)[Ljava/lang/Object;"));
+        assertFalse(BulkOperations.isBulk("java/util/Arrays", "copyOf", "([Ljava/lang/Object;I)[Ljava/lang/Object;"));
         assertTrue(BulkOperations.isFencedBody("java/util/Arrays", "fill"));
         assertTrue(BulkOperations.isFencedBody("java/util/Arrays", "copyOfRange"));
         assertTrue(BulkOperations.isFencedBody("jdk/internal/misc/Unsafe", "setMemory"));
