@@ -17,8 +17,9 @@ final class LitmusOptions {
               --json FILE   write the results as JSON
               --tests REGEX only the tests whose name matches (e.g. 'sb\\.|mp\\.')
               --java JAVA   the java launcher of the JDK to test (default: java on the PATH)
-              --oversubscribe  also run the tests with more actors than this machine has CPUs, their actors
-                            sharing CPUs (jcstress alone refuses them)
+              --oversubscribe
+                            also run the tests with more actors than this machine has CPUs, their
+                            actors sharing CPUs (jcstress alone refuses them)
               --out DIR     where jcstress's reports and logs go (default: a new directory under /tmp)
               --from DIR    run nothing: report again on the results an earlier run left in its --out DIR
             """;
