@@ -11,7 +11,8 @@ import static org.openjdk.jcstress.annotations.Expect.*;
  * System::arraycopy and loads the other array's element from a clone made through the method
  * reference int[]::clone (on x86 only the store side can be reordered past a later load). javac
  * compiles a method reference to an array clone into a lambda method of the test class, so the
- * clone call itself is a call site of the test.
+ * clone call itself is a call site of the test, and a fence vbd places before it also orders the
+ * store: the test checks that path stays ordered rather than showing a hole of its own.
  */
 @JCStressTest
 @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "actor1 ran entirely before actor2")

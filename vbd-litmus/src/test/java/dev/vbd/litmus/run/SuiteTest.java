@@ -14,6 +14,7 @@ class SuiteTest {
     void aWeakOutcomeIsRelaxedWhereTheTestRelaxesSomethingAndAHoleOtherwise() {
         assertEquals(Weak.NONE, Suite.weak(dev.vbd.litmus.sb.IntField.class));
         assertEquals(Weak.RELAXED, Suite.weak(dev.vbd.litmus.sb.RelaxedActors.class));
+        assertEquals(Weak.RELAXED, Suite.weak(dev.vbd.litmus.mp.RelaxedActors.class));
         assertEquals(Weak.RELAXED, Suite.weak(dev.vbd.litmus.sb.RelaxedFields.class));
         assertEquals(Weak.RELAXED, Suite.weak(dev.vbd.litmus.spin.RelaxedSpin.class));
         assertEquals(Weak.HOLE, Suite.weak(dev.vbd.litmus.hole.ReflectiveFinalSpin.class));
