@@ -58,11 +58,20 @@ final class Jcstress {
         return javaVersion;
     }
 
-    void run(String config, int pass, List<String> prepend, List<Litmus.Suite.Test> tests, Map<String, Tally> tallies)
-            throws IOException, InterruptedException {
-        Path dir = out.resolve(config).resolve("pass-" + pass);
+    /**
+     * Runs the tests in one jcstress host. {@code oversubscribe}, when positive, is the CPU count that
+     * host is told the machine has (see {@link Oversubscribed}); 0 runs plain jcstress.
+     */
+    void run(String config, int pass, List<String> prepend, List<Litmus.Suite.Test> tests, Map<String, Tally> tallies,
+             int oversubscribe) throws IOException, InterruptedException {
+        Path dir = out.resolve(config).resolve("pass-" + pass + (oversubscribe > 0 ? "-oversubscribed" : ""));
         Files.createDirectories(dir);
-        List<String> cmd = new ArrayList<>(List.of(java, "-cp", classpath, "org.openjdk.jcstress.Main"));
+        List<String> cmd = new ArrayList<>(List.of(java, "-cp", classpath));
+        if (oversubscribe > 0) {
+            cmd.addAll(List.of(Oversubscribed.class.getName(), Integer.toString(oversubscribe)));
+        } else {
+            cmd.add("org.openjdk.jcstress.Main");
+        }
         cmd.addAll(preset.jcstressArgs);
         cmd.addAll(List.of("-sc", "false", "-jvmArgs", FORK_JVM_ARGS, "-r", dir.resolve("report").toString()));
         // one -jvmArgsPrepend per option: a single one would be split at spaces, and paths may have them

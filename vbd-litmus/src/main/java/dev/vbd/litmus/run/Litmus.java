@@ -1,7 +1,10 @@
 package dev.vbd.litmus.run;
 
+import dev.vbd.Relaxed;
+import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Mode;
+import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.infra.TestInfo;
 import org.openjdk.jcstress.infra.runners.TestList;
 
@@ -46,7 +49,7 @@ public final class Litmus {
     }
 
     static int run(Path home, LitmusOptions o) throws IOException, InterruptedException, LitmusOptions.UsageException {
-        List<Suite.Test> tests = Suite.select(o.tests);
+        List<Suite.Test> tests = Suite.select(o.tests, o.oversubscribe);
         if (tests.isEmpty()) throw new LitmusOptions.UsageException("no test matches --tests '" + o.tests + "'");
         Path out = o.from != null ? o.from : o.out != null ? o.out : Files.createTempDirectory("vbd-litmus-");
         Files.createDirectories(out);
@@ -99,7 +102,15 @@ public final class Litmus {
         }
         for (int pass = 1; !todo.isEmpty() && pass <= preset.maxPasses; pass++) {
             System.err.printf("vbd litmus: %s, pass %d: %d tests%n", config, pass, todo.size());
-            jcstress.run(config, pass, prepend, todo, tallies);
+            // a host of its own for the oversized tests: told of more CPUs, jcstress would also run
+            // the others side by side
+            List<Suite.Test> fit = todo.stream().filter(t -> !t.oversubscribed()).toList();
+            List<Suite.Test> over = todo.stream().filter(Suite.Test::oversubscribed).toList();
+            if (!fit.isEmpty()) jcstress.run(config, pass, prepend, fit, tallies, 0);
+            if (!over.isEmpty()) {
+                int cpus = over.stream().mapToInt(Suite.Test::actors).max().orElseThrow();
+                jcstress.run(config, pass, prepend, over, tallies, cpus);
+            }
             List<Suite.Test> next = new ArrayList<>();
             for (Suite.Test t : todo) {
                 Tally tally = tallies.get(t.name());
@@ -113,13 +124,26 @@ public final class Litmus {
 
     /** The tests of this module, from the list jcstress's annotation processor generated. */
     static final class Suite {
-        record Test(String name, int actors, boolean termination, int cpus) {
+        /**
+         * @param weak which weak outcomes the test declares acceptable (and interesting)
+         * @param oversubscribe whether a test with more actors than CPUs runs anyway
+         */
+        record Test(String name, int actors, boolean termination, int cpus, Weak weak, boolean oversubscribe) {
+            Test(String name, int actors, boolean termination, int cpus) {
+                this(name, actors, termination, cpus, Weak.NONE, false);
+            }
+
             String shortName() {
                 return Suite.shortName(name);
             }
 
             boolean runnable() {
-                return actors <= cpus;
+                return actors <= cpus || oversubscribe;
+            }
+
+            /** Whether its actors share CPUs. */
+            boolean oversubscribed() {
+                return actors > cpus && oversubscribe;
             }
 
             long minSamples(Preset p) {
@@ -132,24 +156,52 @@ public final class Litmus {
             return name.startsWith("dev.vbd.litmus.") ? name.substring("dev.vbd.litmus.".length()) : name;
         }
 
-        static List<Test> select(java.util.regex.Pattern filter) {
+        /** Why a test accepts an outcome that sequential consistency forbids. */
+        enum Weak {
+            /** It accepts none: every non-SC outcome is forbidden. */
+            NONE,
+            /** Its actors or fields are {@code @Relaxed}: they keep the Java Memory Model. */
+            RELAXED,
+            /** It shows a documented hole in vbd's guarantee, where vbd keeps the Java Memory Model. */
+            HOLE
+        }
+
+        static List<Test> select(java.util.regex.Pattern filter, boolean oversubscribe) {
             int cpus = Runtime.getRuntime().availableProcessors();
             List<Test> tests = new ArrayList<>();
             for (String name : new java.util.TreeSet<>(TestList.tests())) {
                 if (!filter.matcher(name).find()) continue;
                 TestInfo info = TestList.getInfo(name);
-                tests.add(new Test(name, info.threads(), isTermination(name), cpus));
+                Class<?> c = load(name);
+                tests.add(new Test(name, info.threads(), isTermination(c), cpus, weak(c), oversubscribe));
             }
             return tests;
         }
 
-        private static boolean isTermination(String name) {
+        private static Class<?> load(String name) {
             try {
-                JCStressTest a = Class.forName(name, false, Suite.class.getClassLoader()).getAnnotation(JCStressTest.class);
-                return a != null && a.value() == Mode.Termination;
+                return Class.forName(name, false, Suite.class.getClassLoader());
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException("test " + name + " is listed but not on the class path", e);
             }
+        }
+
+        private static boolean isTermination(Class<?> c) {
+            JCStressTest a = c.getAnnotation(JCStressTest.class);
+            return a != null && a.value() == Mode.Termination;
+        }
+
+        /**
+         * A test that accepts a weak outcome is a relaxed one when it relaxes something of its own,
+         * the class, an actor or a field; otherwise it documents a hole.
+         */
+        static Weak weak(Class<?> c) {
+            boolean weak = Arrays.stream(c.getAnnotationsByType(Outcome.class)).anyMatch(o -> o.expect() == Expect.ACCEPTABLE_INTERESTING);
+            if (!weak) return Weak.NONE;
+            boolean relaxed = c.isAnnotationPresent(Relaxed.class)
+                    || Arrays.stream(c.getDeclaredMethods()).anyMatch(m -> m.isAnnotationPresent(Relaxed.class))
+                    || Arrays.stream(c.getDeclaredFields()).anyMatch(f -> f.isAnnotationPresent(Relaxed.class));
+            return relaxed ? Weak.RELAXED : Weak.HOLE;
         }
     }
 }

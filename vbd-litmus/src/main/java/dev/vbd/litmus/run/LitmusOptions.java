@@ -6,22 +6,27 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** {@code vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java J] [--out DIR]}. */
+/** {@code vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
 final class LitmusOptions {
     static final String USAGE = """
-            usage: vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java JAVA] [--out DIR | --from DIR]
+            usage: vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java JAVA] [--oversubscribe]
+                              [--out DIR | --from DIR]
               --quick       one short fork per test and JVM configuration (the default; a few minutes)
               --full        forks until every test has at least 10^7 samples (10^3 for spin-loop tests)
               --stock       also run every test under stock Java, through the same jcstress forks
               --json FILE   write the results as JSON
               --tests REGEX only the tests whose name matches (e.g. 'sb\\.|mp\\.')
               --java JAVA   the java launcher of the JDK to test (default: java on the PATH)
+              --oversubscribe
+                            also run the tests with more actors than this machine has CPUs, their
+                            actors sharing CPUs (jcstress alone refuses them)
               --out DIR     where jcstress's reports and logs go (default: a new directory under /tmp)
               --from DIR    run nothing: report again on the results an earlier run left in its --out DIR
             """;
 
     Preset preset = Preset.QUICK;
     boolean stock;
+    boolean oversubscribe;
     Path json;
     Pattern tests = Pattern.compile(".*");
     String java = "java";
@@ -36,6 +41,7 @@ final class LitmusOptions {
                 case "--quick" -> o.preset = Preset.QUICK;
                 case "--full" -> o.preset = Preset.FULL;
                 case "--stock" -> o.stock = true;
+                case "--oversubscribe" -> o.oversubscribe = true;
                 case "--json" -> o.json = Path.of(value(args, ++i, a)).toAbsolutePath();
                 case "--out" -> o.out = Path.of(value(args, ++i, a)).toAbsolutePath();
                 case "--java" -> o.java = value(args, ++i, a);

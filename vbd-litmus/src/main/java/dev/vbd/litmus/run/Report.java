@@ -30,7 +30,17 @@ final class Report {
 
     private static String notRun(Litmus.Suite.Test t) {
         return t.runnable() ? null
-                : "not run: " + t.actors() + " actors need " + t.actors() + " CPUs, this machine has " + t.cpus();
+                : "not run: " + t.actors() + " actors need " + t.actors() + " CPUs, this machine has " + t.cpus()
+                  + " (--oversubscribe runs it)";
+    }
+
+    private static String oversubscribed(Litmus.Suite.Test t) {
+        return t.oversubscribed() ? "oversubscribed: " + t.actors() + " actors on " + t.cpus() + " CPUs" : null;
+    }
+
+    /** Why the weak outcomes vbd showed are allowed. */
+    private static String weakUnderVbd(Litmus.Suite.Test t) {
+        return t.weak() == Litmus.Suite.Weak.HOLE ? "allowed: a known hole" : "allowed: relaxed";
     }
 
     List<String> vbdFailures() {
@@ -85,9 +95,12 @@ final class Report {
                 if (s.interesting > 0) notes.add("stock: " + String.format(Locale.ROOT, "%,d", s.interesting) + " weak (allowed)");
             }
             if (notRun(t) != null) notes.add(notRun(t));
+            if (oversubscribed(t) != null) notes.add(oversubscribed(t));
             if (v.error != null) notes.add("vbd: " + v.error);
             if (v.forbidden > 0) notes.add("vbd FORBIDDEN " + v.forbiddenOutcomes);
-            if (v.interesting > 0) notes.add("vbd: " + String.format(Locale.ROOT, "%,d", v.interesting) + " weak (allowed: relaxed)");
+            if (v.interesting > 0) {
+                notes.add("vbd: " + String.format(Locale.ROOT, "%,d", v.interesting) + " weak (" + weakUnderVbd(t) + ")");
+            }
             sb.append(row).append("  ").append(String.join("; ", notes)).append('\n');
         }
         sb.append(String.format(Locale.ROOT, "%n%d tests (%d run here), %s mode, JDK %s%s%n", tests.size(), run,
@@ -116,6 +129,10 @@ final class Report {
               .append(", \"actors\": ").append(t.actors())
               .append(", \"termination\": ").append(t.termination());
             if (notRun(t) != null) sb.append(", \"notRun\": ").append(str(notRun(t)));
+            if (t.oversubscribed()) sb.append(", \"oversubscribed\": true");
+            if (t.weak() != Litmus.Suite.Weak.NONE) {
+                sb.append(", \"weak\": ").append(str(t.weak().name().toLowerCase(Locale.ROOT)));
+            }
             sb.append(",\n     \"vbd\": ").append(config(tally("vbd", t)))
               .append(",\n     \"stock\": ").append(byConfig.containsKey("stock") ? config(tally("stock", t)) : "null")
               .append('}');

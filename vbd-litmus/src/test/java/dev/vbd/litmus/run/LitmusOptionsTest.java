@@ -12,12 +12,13 @@ class LitmusOptionsTest {
         LitmusOptions o = LitmusOptions.parse(List.of());
         assertEquals(Preset.QUICK, o.preset);
         assertFalse(o.stock);
+        assertFalse(o.oversubscribe);
         assertNull(o.json);
     }
 
     @Test
     void readsEveryOption() throws Exception {
-        LitmusOptions o = LitmusOptions.parse(List.of("--full", "--stock", "--json", "r.json", "--tests", "sb\\.", "--java", "/j/bin/java"));
+        LitmusOptions o = LitmusOptions.parse(List.of("--full", "--stock", "--json", "r.json", "--tests", "sb\\.", "--java", "/j/bin/java", "--oversubscribe"));
         assertEquals(Preset.FULL, o.preset);
         assertTrue(o.stock);
         assertTrue(o.json.isAbsolute());
@@ -25,6 +26,7 @@ class LitmusOptionsTest {
         assertTrue(o.tests.matcher("dev.vbd.litmus.sb.IntField").find());
         assertFalse(o.tests.matcher("dev.vbd.litmus.mp.IntField").find());
         assertEquals("/j/bin/java", o.java);
+        assertTrue(o.oversubscribe);
     }
 
     @Test

@@ -46,7 +46,7 @@ class ReportTest {
                 + "     \"stock\": {\"samples\": 20000000, \"forbidden\": 1234, \"interesting\": 0, \"forks\": 2, "
                 + "\"forbiddenOutcomes\": {\"0, 0\": 1234}}}"), json);
         assertTrue(json.contains("\"name\": \"iriw.IntField\", \"actors\": 4, \"termination\": false, "
-                + "\"notRun\": \"not run: 4 actors need 4 CPUs, this machine has 2\""), json);
+                + "\"notRun\": \"not run: 4 actors need 4 CPUs, this machine has 2 (--oversubscribe runs it)\""), json);
     }
 
     @Test
@@ -103,5 +103,35 @@ class ReportTest {
         assertTrue(table.contains("not run: 4 actors need 4 CPUs"), table);
         assertTrue(table.contains("stock: forbidden outcomes seen in 2 tests"), table);
         assertTrue(table.contains("vbd: no forbidden outcome in any test"), table);
+    }
+
+    @Test
+    void weakOutcomesUnderVbdNameWhyTheyAreAllowedAndNeverFailTheRun() {
+        Litmus.Suite.Test relaxed = new Litmus.Suite.Test("dev.vbd.litmus.spin.RelaxedSpin", 1, true, 2, Litmus.Suite.Weak.RELAXED, false);
+        Litmus.Suite.Test hole = new Litmus.Suite.Test("dev.vbd.litmus.hole.ReflectiveFinalSpin", 1, true, 2, Litmus.Suite.Weak.HOLE, false);
+        Tally stale = tally(40, 0);
+        stale.interesting = 25;
+        Map<String, Tally> vbd = new TreeMap<>();
+        vbd.put(relaxed.name(), stale);
+        vbd.put(hole.name(), stale);
+        Report r = new Report(Preset.QUICK, "17.0.15", List.of(relaxed, hole), Map.of("vbd", vbd), 1.0);
+        assertEquals(0, r.exitStatus());
+        assertTrue(r.table().contains("vbd: 25 weak (allowed: relaxed)"), r.table());
+        assertTrue(r.table().contains("vbd: 25 weak (allowed: a known hole)"), r.table());
+        assertTrue(r.json().contains("\"name\": \"hole.ReflectiveFinalSpin\", \"actors\": 1, \"termination\": true, \"weak\": \"hole\""), r.json());
+        assertTrue(r.json().contains("\"name\": \"spin.RelaxedSpin\", \"actors\": 1, \"termination\": true, \"weak\": \"relaxed\""), r.json());
+    }
+
+    @Test
+    void anOversubscribedTestRunsAndSaysSo() {
+        Litmus.Suite.Test iriw = new Litmus.Suite.Test("dev.vbd.litmus.iriw.IntField", 4, false, 2, Litmus.Suite.Weak.NONE, true);
+        Map<String, Tally> vbd = new TreeMap<>();
+        vbd.put(iriw.name(), tally(100_000, 0));
+        Report r = new Report(Preset.QUICK, "17.0.15", List.of(iriw), Map.of("vbd", vbd), 1.0);
+        assertEquals(0, r.exitStatus());
+        assertTrue(r.table().contains("oversubscribed: 4 actors on 2 CPUs"), r.table());
+        assertFalse(r.table().contains("not run"), r.table());
+        assertTrue(r.json().contains("\"actors\": 4, \"termination\": false, \"oversubscribed\": true"), r.json());
+        assertTrue(r.table().contains("1 tests (1 run here)"), r.table());
     }
 }

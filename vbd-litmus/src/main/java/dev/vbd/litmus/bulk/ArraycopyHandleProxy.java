@@ -1,0 +1,52 @@
+package dev.vbd.litmus.bulk;
+
+import java.lang.invoke.MethodHandleProxies;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import org.openjdk.jcstress.annotations.*;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.*;
+
+/**
+ * Store buffering on element 0 of two int[]s; each store is System.arraycopy through a functional
+ * interface that MethodHandleProxies.asInterfaceInstance implements with a MethodHandle.
+ */
+@JCStressTest
+@Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "actor1 ran entirely before actor2")
+@Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "actor2 ran entirely before actor1")
+@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both stores ran before both loads")
+@Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
+@State
+public class ArraycopyHandleProxy {
+    public interface Copy {
+        void copy(Object src, int srcPos, Object dst, int dstPos, int length);
+    }
+
+    static final Copy COPY;
+    static final int[] ONE = {1};
+
+    static {
+        try {
+            COPY = MethodHandleProxies.asInterfaceInstance(Copy.class,
+                    MethodHandles.lookup().findStatic(System.class, "arraycopy", MethodType.methodType(void.class, Object.class, int.class, Object.class, int.class, int.class)));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    int[] a = new int[1];
+    int[] b = new int[1];
+
+    @Actor
+    public void actor1(II_Result r) {
+        COPY.copy(ONE, 0, a, 0, 1);
+        r.r1 = b[0];
+    }
+
+    @Actor
+    public void actor2(II_Result r) {
+        COPY.copy(ONE, 0, b, 0, 1);
+        r.r2 = a[0];
+    }
+}

@@ -1,0 +1,54 @@
+package dev.vbd.litmus.bulk;
+
+import java.lang.reflect.Method;
+import org.openjdk.jcstress.annotations.*;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.*;
+
+/**
+ * Store buffering on element 0 of two int[]s; each store is System.arraycopy called through
+ * reflection (Method.invoke).
+ */
+@JCStressTest
+@Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "actor1 ran entirely before actor2")
+@Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "actor2 ran entirely before actor1")
+@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both stores ran before both loads")
+@Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
+@State
+public class ArraycopyReflect {
+    static final Method COPY;
+    static final int[] ONE = {1};
+
+    static {
+        try {
+            COPY = System.class.getMethod("arraycopy", Object.class, int.class, Object.class, int.class, int.class);
+        } catch (NoSuchMethodException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    int[] a = new int[1];
+    int[] b = new int[1];
+
+    @Actor
+    public void actor1(II_Result r) {
+        copyOne(a);
+        r.r1 = b[0];
+    }
+
+    @Actor
+    public void actor2(II_Result r) {
+        copyOne(b);
+        r.r2 = a[0];
+    }
+
+    // Method.invoke wraps what the callee throws
+    private static void copyOne(int[] array) {
+        try {
+            COPY.invoke(null, ONE, 0, array, 0, 1);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

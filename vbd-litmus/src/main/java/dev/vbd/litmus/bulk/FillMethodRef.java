@@ -1,0 +1,41 @@
+package dev.vbd.litmus.bulk;
+
+import java.util.Arrays;
+import org.openjdk.jcstress.annotations.*;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.*;
+
+/**
+ * Store buffering on element 0 of two int[]s; each store is Arrays.fill(a, 0, 1, 1) reached through
+ * the method reference Arrays::fill, so the call happens in a lambda proxy (a hidden class), not at a
+ * call site of the test.
+ */
+@JCStressTest
+@Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "actor1 ran entirely before actor2")
+@Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "actor2 ran entirely before actor1")
+@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both stores ran before both loads")
+@Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
+@State
+public class FillMethodRef {
+    interface Fill {
+        void fill(int[] a, int from, int to, int value);
+    }
+
+    static final Fill FILL = Arrays::fill;
+
+    int[] a = new int[1];
+    int[] b = new int[1];
+
+    @Actor
+    public void actor1(II_Result r) {
+        FILL.fill(a, 0, 1, 1);
+        r.r1 = b[0];
+    }
+
+    @Actor
+    public void actor2(II_Result r) {
+        FILL.fill(b, 0, 1, 1);
+        r.r2 = a[0];
+    }
+}
