@@ -270,13 +270,13 @@ public final class Bench {
                 err.println("vbd bench: plots not written: " + e);
             }
         }
-        String json = Json.write(Report.json(r));
+        String json = Portable.of(Json.write(Report.json(r)), repo, (String) r.jdk.get("java.home"));
         Files.writeString(options.out.resolve("results.json"), json, StandardCharsets.UTF_8);
         if (options.json != null) {
             if (options.json.getParent() != null) Files.createDirectories(options.json.getParent());
             Files.writeString(options.json, json, StandardCharsets.UTF_8);
         }
-        String md = Report.markdown(r);
+        String md = Portable.of(Report.markdown(r), repo, (String) r.jdk.get("java.home"));
         Files.writeString(options.out.resolve("results.md"), md, StandardCharsets.UTF_8);
         System.out.print(md);
         System.out.flush();

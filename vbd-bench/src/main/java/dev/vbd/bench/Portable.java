@@ -1,0 +1,35 @@
+package dev.vbd.bench;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Report text without the absolute paths of the machine that made it: the checkout becomes a path
+ * relative to it, vbd's cache {@code $VBD_CACHE}, and a JDK its directory's name. Paths appear
+ * plain and URL-encoded (the agent's options), and both are replaced.
+ */
+final class Portable {
+    /** A prepared JDK's patch jar names the cache it lives in: {@code CACHE/jdk/VERSION-KEY/patch/}. */
+    private static final Pattern CACHE = Pattern.compile("(/[^\\s\"=:,]+?)/jdk/[^/\\s\"]+/patch/");
+
+    private Portable() {}
+
+    static String of(String text, Path repo, String javaHome) {
+        Map<String, String> swaps = new LinkedHashMap<>();
+        Matcher m = CACHE.matcher(text);
+        if (m.find()) swaps.put(m.group(1), "$VBD_CACHE");
+        swaps.put(repo.toString() + "/", "");
+        if (javaHome != null && javaHome.startsWith("/")) swaps.put(javaHome, Path.of(javaHome).getFileName().toString());
+        String out = text;
+        for (Map.Entry<String, String> e : swaps.entrySet()) {
+            out = out.replace(e.getKey(), e.getValue())
+                    .replace(URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8), URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+}

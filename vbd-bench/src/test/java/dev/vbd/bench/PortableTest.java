@@ -1,0 +1,20 @@
+package dev.vbd.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class PortableTest {
+    @Test
+    void reportsNameNoPathOfTheMachineThatMadeThem() {
+        String text = "\"--patch-module=java.base=/home/u/.cache/vbd/jdk/17.0.15-4c3c/patch/java.base.jar\", "
+                + "\"-javaagent:/src/vbd/vbd-cli/target/vbd.jar=jdk=%2Fhome%2Fu%2F.cache%2Fvbd%2Fjdk%2F17.0.15-4c3c\", "
+                + "\"negative\": \"/src/vbd/vbd-bench/relaxed/everything.relaxed\", \"java.home\": \"/usr/lib/jvm/java-17-openjdk-amd64\"";
+        assertEquals("\"--patch-module=java.base=$VBD_CACHE/jdk/17.0.15-4c3c/patch/java.base.jar\", "
+                        + "\"-javaagent:vbd-cli/target/vbd.jar=jdk=%24VBD_CACHE%2Fjdk%2F17.0.15-4c3c\", "
+                        + "\"negative\": \"vbd-bench/relaxed/everything.relaxed\", \"java.home\": \"java-17-openjdk-amd64\"",
+                Portable.of(text, Path.of("/src/vbd"), "/usr/lib/jvm/java-17-openjdk-amd64"));
+    }
+}
