@@ -194,6 +194,22 @@ class VerifyTest {
         assertTrue(found.stream().anyMatch(f -> String.valueOf(f.get("detail")).startsWith("java.lang.reflect.Array.getInt through a method handle")), found.toString());
     }
 
+    /** A hole guarantee.md names: JFR re-instruments its event classes after vbd, and their fields end up plain. */
+    @Test
+    void flightRecorderEventClassesAreReported() throws Exception {
+        Path json = WORK.resolve("jfr.json");
+        Result r = vbd("verify", "-q", "--json", json.toString(), "--", "java",
+                "-XX:StartFlightRecording:filename=" + WORK.resolve("run.jfr"), "-cp", WORK.resolve("program").toString(), "Main", "0");
+        assertTrue(r.out().contains("verify-it total=2000"), r.out() + r.err());
+        assertEquals(1, r.status(), "the plain event fields fail the run\n" + r.out());
+        Map<String, Object> rep = report(json);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> found = (List<Map<String, Object>>) rep.get("findings");
+        assertTrue(!found.isEmpty());
+        assertTrue(found.stream().allMatch(f -> String.valueOf(f.get("class")).matches("jdk\\.(jfr\\.events|internal\\.event)\\..*")),
+                () -> "only JFR's event classes: " + found.stream().map(f -> f.get("class")).distinct().toList());
+    }
+
     @Test
     void accessOutsideTheRewriteIsReportedAndFailsTheRun() throws Exception {
         Path json = WORK.resolve("escape.json");
