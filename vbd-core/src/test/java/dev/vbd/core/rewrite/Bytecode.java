@@ -192,6 +192,15 @@ public final class Bytecode {
         return lines;
     }
 
+    /** The running JDK's class files, as the ahead-of-time rewrite of the JDK reads them. */
+    public static final ClassBytesSource RUNNING_JDK = name -> {
+        try (java.io.InputStream in = ClassLoader.getSystemResourceAsStream(name + ".class")) {
+            return in == null ? null : in.readAllBytes();
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    };
+
     public static MethodNode method(byte[] classBytes, String method) {
         ClassNode cn = node(classBytes);
         List<MethodNode> found = cn.methods.stream()

@@ -12,8 +12,6 @@ import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 
@@ -29,13 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * to fenced twins of native operations. Each is checked on the running JDK's real class file.
  */
 class JdkPatchesTest {
-    private static final ClassBytesSource JDK = name -> {
-        try (InputStream in = ClassLoader.getSystemResourceAsStream(name + ".class")) {
-            return in == null ? null : in.readAllBytes();
-        } catch (IOException e) {
-            return null;
-        }
-    };
+    private static final ClassBytesSource JDK = Bytecode.RUNNING_JDK;
     private static final ClassRewriter REWRITER = ClassRewriter.forJdk(Policy.defaults(), JDK);
 
     private static byte[] prepared(String name) {

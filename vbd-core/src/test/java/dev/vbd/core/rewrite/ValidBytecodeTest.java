@@ -16,8 +16,6 @@ import org.objectweb.asm.tree.FieldNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -32,14 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * define, by HotSpot's own verifier against the StackMapTable frames.
  */
 class ValidBytecodeTest {
-    /** The JDK's class files, as the ahead-of-time rewrite of the JDK reads them. */
-    private static final ClassBytesSource JDK = name -> {
-        try (InputStream in = ClassLoader.getSystemResourceAsStream(name + ".class")) {
-            return in == null ? null : in.readAllBytes();
-        } catch (IOException e) {
-            return null;
-        }
-    };
+    private static final ClassBytesSource JDK = Bytecode.RUNNING_JDK;
 
     @ParameterizedTest
     @ValueSource(strings = {"java/util/HashMap", "java/util/ArrayList", "java/util/TreeMap", "java/util/Arrays",
