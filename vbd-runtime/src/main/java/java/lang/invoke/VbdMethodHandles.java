@@ -46,6 +46,22 @@ final class VbdMethodHandles {
         return twin == null ? m : resolve(Unsafe.class, twin, m.getMethodType(), false);
     }
 
+    /**
+     * Called with the access mode whenever a VarHandle access mode becomes a method handle
+     * ({@code VarHandle.toMethodHandle}, {@code MethodHandles.varHandleInvoker} and
+     * {@code varHandleExactInvoker}, which {@code findVirtual(VarHandle.class, ...)} uses too). A weak
+     * mode there runs the VarHandle's own plain or weak access with no call site vbd could fence:
+     * recorded for the verifier, except where vbd links relaxed code to it.
+     */
+    static void noteVarHandleMode(VarHandle.AccessMode mode) {
+        String name = mode.name();
+        boolean weak = name.equals("GET") || name.equals("SET") || name.endsWith("_OPAQUE")
+                || name.endsWith("_ACQUIRE") || name.endsWith("_RELEASE") || name.endsWith("_PLAIN");
+        if (weak && !VbdRuntime.linkingRelaxedAccess()) {
+            VbdRuntime.openPath("VarHandle " + mode.methodName() + " through a method handle: a weak access without fences");
+        }
+    }
+
     private static boolean isJdk(Class<?> c) {
         ClassLoader l = c.getClassLoader();
         return l == null || l == ClassLoader.getPlatformClassLoader();

@@ -111,6 +111,20 @@ class JdkPatchesTest {
                 "ASTORE 1"), code(m).subList(0, 3));
     }
 
+    /** A VarHandle's access mode turned into a method handle is handed to vbd first, wherever that happens. */
+    @Test
+    void varHandleModesBecomingMethodHandlesAreNoted() {
+        String note = "INVOKESTATIC java/lang/invoke/VbdMethodHandles.noteVarHandleMode (Ljava/lang/invoke/VarHandle$AccessMode;)V";
+        List<String> toMh = code(Bytecode.method(prepared("java/lang/invoke/VarHandle"),
+                "toMethodHandle(Ljava/lang/invoke/VarHandle$AccessMode;)Ljava/lang/invoke/MethodHandle;"));
+        assertEquals(List.of("ALOAD 1", note), toMh.subList(0, 2));
+        byte[] mhs = prepared("java/lang/invoke/MethodHandles");
+        for (String m : List.of("varHandleInvoker", "varHandleExactInvoker")) {
+            List<String> c = code(Bytecode.method(mhs, m + "(Ljava/lang/invoke/VarHandle$AccessMode;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;"));
+            assertEquals(List.of("ALOAD 0", note), c.subList(0, 2), m);
+        }
+    }
+
     /** The JVM hands the agent's jar to a custom system class loader through this method; ClassLoader gains it. */
     @Test
     void classLoaderCanTakeTheAgentJar() {

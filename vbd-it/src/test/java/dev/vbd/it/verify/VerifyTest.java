@@ -74,12 +74,17 @@ class VerifyTest {
     /**
      * Reaches native operations through method handles: System.arraycopy (vbd links a fenced twin,
      * which revealDirect names: a visible change guarantee.md lists), clone() of an array and
-     * java.lang.reflect.Array.getInt (no twin: unfenced paths the verifier must report).
+     * java.lang.reflect.Array.getInt (no twin), and a VarHandle's plain mode as a method handle:
+     * unfenced paths the verifier must report. A relaxed method's plain access, which vbd links
+     * through a plain VarHandle itself, is no such path.
      */
     private static final String INDIRECT = """
             import java.lang.invoke.*;
             public class Indirect {
+                static int counter = 3;
+                static int relaxedRead() { return counter; } // relaxed by the test's config: linked to a plain VarHandle
                 public static void main(String[] args) throws Throwable {
+                    System.out.println("relaxed read " + relaxedRead());
                     MethodHandle copy = MethodHandles.lookup().findStatic(System.class, "arraycopy",
                             MethodType.methodType(void.class, Object.class, int.class, Object.class, int.class, int.class));
                     System.out.println("arraycopy handle declared by " + MethodHandles.lookup().revealDirect(copy).getDeclaringClass().getName());
@@ -89,6 +94,9 @@ class VerifyTest {
                         MethodHandle get = MethodHandles.publicLookup().findStatic(java.lang.reflect.Array.class, "getInt",
                                 MethodType.methodType(int.class, Object.class, int.class));
                         System.out.println("element " + (int) get.invokeExact((Object) new int[]{7}, 0));
+                        MethodHandle plain = MethodHandles.lookup().findStaticVarHandle(Indirect.class, "counter", int.class)
+                                .toMethodHandle(VarHandle.AccessMode.GET);
+                        System.out.println("plain " + (int) plain.invokeExact());
                     }
                 }
             }
@@ -177,21 +185,26 @@ class VerifyTest {
     void indirectPathsWithoutAFenceAreReported(String java) throws Exception {
         Path json = WORK.resolve("indirect-" + javas().indexOf(java) + ".json");
         String cp = WORK.resolve("indirect").toString();
-        Result clean = vbd("verify", "-q", "--", java, "-cp", cp, "Indirect");
-        assertEquals(0, clean.status(), "System.arraycopy through a method handle reaches a fenced twin\n" + clean.out() + clean.err());
+        Path relaxed = WORK.resolve("indirect.relaxed");
+        Files.writeString(relaxed, "method Indirect#relaxedRead\n");
+        Result clean = vbd("verify", "-q", "--relaxed", relaxed.toString(), "--", java, "-cp", cp, "Indirect");
+        assertEquals(0, clean.status(), "System.arraycopy through a method handle reaches a fenced twin, and relaxed"
+                + " code's plain access is no open path\n" + clean.out() + clean.err());
+        assertTrue(clean.out().contains("relaxed read 3"), clean.out());
         // a visible change guarantee.md names: the handle's member is vbd's fenced twin
         assertTrue(clean.out().contains("arraycopy handle declared by java.util.concurrent.atomic.VbdRuntime"), clean.out());
 
         Result r = vbd("verify", "-q", "--json", json.toString(), "--", java, "-cp", cp, "Indirect", "clone");
-        assertTrue(r.out().contains("cloned 2") && r.out().contains("element 7"), r.out() + r.err());
+        assertTrue(r.out().contains("cloned 2") && r.out().contains("element 7") && r.out().contains("plain 3"), r.out() + r.err());
         assertEquals(1, r.status(), "an unfenced path fails the run\n" + r.out());
         Map<String, Object> rep = report(json);
-        assertEquals(2, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
+        assertEquals(3, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> found = (List<Map<String, Object>>) rep.get("findings");
         assertTrue(found.stream().allMatch(f -> f.get("kind").equals("INDIRECT")), found.toString());
         assertTrue(found.stream().anyMatch(f -> String.valueOf(f.get("detail")).startsWith("clone() of an array through a method handle")), found.toString());
         assertTrue(found.stream().anyMatch(f -> String.valueOf(f.get("detail")).startsWith("java.lang.reflect.Array.getInt through a method handle")), found.toString());
+        assertTrue(found.stream().anyMatch(f -> String.valueOf(f.get("detail")).startsWith("VarHandle get through a method handle")), found.toString());
     }
 
     /** A hole guarantee.md names: JFR re-instruments its event classes after vbd, and their fields end up plain. */

@@ -157,6 +157,18 @@ public final class VbdRuntime {
         }
     }
 
+    /** Set while {@link #plainField} links relaxed code to a plain access; made on first use. */
+    private static volatile ThreadLocal<Boolean> relaxedLink;
+
+    /**
+     * Whether this thread is linking a relaxed method's plain field access: the one plain
+     * {@code VarHandle} method handle that is not an open path, because relaxed code asked for it.
+     */
+    public static boolean linkingRelaxedAccess() {
+        ThreadLocal<Boolean> linking = relaxedLink;
+        return linking != null && linking.get() != null;
+    }
+
     /** What {@link #openPath} recorded so far. */
     public static java.util.Map<String, Integer> openPaths() {
         synchronized (VbdRuntime.class) {
@@ -217,6 +229,9 @@ public final class VbdRuntime {
     public static CallSite plainField(MethodHandles.Lookup lookup, String name, MethodType type,
                                       Class<?> owner, int kind) throws ReflectiveOperationException {
         MethodHandle mh;
+        ThreadLocal<Boolean> linking = relaxedLink;
+        if (linking == null) relaxedLink = linking = new ThreadLocal<>();
+        linking.set(Boolean.TRUE);
         try {
             mh = plainAccessor(lookup, name, type, owner, kind);
         } catch (IllegalAccessException e) {
@@ -224,6 +239,8 @@ public final class VbdRuntime {
             // reached through a subclass): fall back to the field's own accessor, which is
             // volatile, so the access stays correct, only not relaxed.
             mh = declaredAccessor(lookup, name, type, owner, kind);
+        } finally {
+            linking.remove();
         }
         return new ConstantCallSite(mh.asType(type));
     }

@@ -5,9 +5,9 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Replaces one argument of a JDK method by what a static method of vbd's runtime makes of it,
- * before the method's first instruction. Nothing branches there, so the method's stack map
- * frames stay valid: the local keeps its type.
+ * Calls a static method of vbd's runtime on the arguments of a JDK method before the method's first
+ * instruction, and may replace an argument by what it returns. Nothing branches there, so the
+ * method's stack map frames stay valid: a replaced local keeps its type.
  */
 abstract class EntryPatch extends ClassVisitor {
     EntryPatch(ClassVisitor next) {

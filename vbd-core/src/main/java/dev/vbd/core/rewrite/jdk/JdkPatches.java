@@ -16,7 +16,9 @@ import org.objectweb.asm.Opcodes;
  *     of {@code jdk.internal.misc.Unsafe}) through their fenced or volatile twins;</li>
  * <li>{@link FieldModifiersPatch} and {@link MemberNameFinalityPatch}: reflection, updaters,
  *     serialization and method-handle access checks see the declared modifiers;</li>
- * <li>{@link ClassLoaderAppendPatch}: a custom system class loader can take vbd's agent.</li>
+ * <li>{@link ClassLoaderAppendPatch}: a custom system class loader can take vbd's agent;</li>
+ * <li>{@link VarHandleModePatch}: a VarHandle's weak mode turned into a method handle is recorded
+ *     for the verifier.</li>
  * </ul>
  */
 public final class JdkPatches {
@@ -29,6 +31,8 @@ public final class JdkPatches {
         if (className.equals(MethodHandleTwinPatch.OWNER)) cv = new MethodHandleTwinPatch(cv);
         if (className.equals(ReflectionTwinPatch.OWNER)) cv = new ReflectionTwinPatch(cv);
         if (className.equals(ClassLoaderAppendPatch.OWNER)) cv = new ClassLoaderAppendPatch(cv);
+        if (className.equals(VarHandleModePatch.VAR_HANDLE)) cv = new VarHandleModePatch(cv, true);
+        if (className.equals(VarHandleModePatch.METHOD_HANDLES)) cv = new VarHandleModePatch(cv, false);
         return cv;
     }
 
