@@ -213,6 +213,9 @@ final class VerifyCommand {
             out.println(p + "  unfenced method " + u.get("class") + "." + u.get("method") + " [" + u.get("loader")
                     + "]: left as compiled, fencing it would exceed the JVM's 64 KiB code limit");
         }
+        if (json.get("nativeMethods") instanceof List<?> natives && !natives.isEmpty()) {
+            out.println(p + natives.size() + " native methods of the program (JNI: outside the rewrite, not checked; listed in the JSON)");
+        }
         List<Map<String, Object>> uncovered = list(json, "uncoveredClasses");
         Map<String, Integer> reasons = new TreeMap<>();
         for (Map<String, Object> u : uncovered) reasons.merge(String.valueOf(u.get("reason")), 1, Integer::sum);

@@ -4,6 +4,7 @@ import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.BulkOperations;
+import org.objectweb.asm.Opcodes;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -121,7 +122,12 @@ public final class Verifier {
             report.findings.add(new Finding(name, e.loader(), "<class>", 0, Finding.Kind.UNVERIFIABLE, "class file unreadable: " + ex));
             return;
         }
+        boolean jdk = MethodCheck.jdkLoader(e.loader());
         for (ClassCode.Method m : code.methods) {
+            if ((m.access() & Opcodes.ACC_NATIVE) != 0 && !jdk) {
+                // native code is outside any bytecode check: the program's own is listed, the JDK's is the JDK
+                report.natives.add(name.replace('/', '.') + "." + m.key());
+            }
             if (m.codeStart() < 0) continue;
             // a rewritten class is relaxed where its marker says; unrewritten code where the policy says
             boolean isRelaxed = markedRelaxed != null ? markedRelaxed.contains(m.key())

@@ -40,6 +40,8 @@ public final class VerifyReport {
     final List<Intrinsic> intrinsics = new ArrayList<>();
     final List<Unfenced> unfenced = new ArrayList<>();
     final List<String> hiddenClasses = new ArrayList<>();
+    /** The program's native methods ({@code class.name(desc)}): what they do to the heap no bytecode check sees. */
+    final List<String> natives = new ArrayList<>();
     final Map<String, Integer> hiddenReasons = new TreeMap<>();
     final Map<String, Integer> exclusions = new TreeMap<>();
     final Map<String, Integer> unresolved = new TreeMap<>();
@@ -109,6 +111,7 @@ public final class VerifyReport {
         intrinsics.addAll(o.intrinsics);
         unfenced.addAll(o.unfenced);
         hiddenClasses.addAll(o.hiddenClasses);
+        natives.addAll(o.natives);
         o.hiddenReasons.forEach((k, v) -> hiddenReasons.merge(k, v, Integer::sum));
         o.exclusions.forEach((k, v) -> exclusions.merge(k, v, Integer::sum));
         o.unresolved.forEach((k, v) -> unresolved.merge(k, v, Integer::sum));
@@ -150,6 +153,7 @@ public final class VerifyReport {
         m.put("excludedReasons", new LinkedHashMap<>(exclusions));
         m.put("hiddenClasses", new ArrayList<>(limit(hiddenClasses)));
         m.put("hiddenReasons", new LinkedHashMap<>(hiddenReasons));
+        m.put("nativeMethods", new ArrayList<>(limit(natives)));
         List<Object> in = new ArrayList<>();
         for (Intrinsic x : limit(intrinsics)) {
             Map<String, Object> e = new LinkedHashMap<>();

@@ -102,9 +102,24 @@ class VerifyTest {
             }
             """;
 
+    /** Declares a native method whose library it does not have: enough for the verifier to see it. */
+    private static final String NATIVES = """
+            public class Natives {
+                static native void poke(int[] cells);
+                public static void main(String[] args) {
+                    try {
+                        poke(new int[1]);
+                    } catch (UnsatisfiedLinkError e) {
+                        System.out.println("no library: " + e.getClass().getName());
+                    }
+                }
+            }
+            """;
+
     @BeforeAll
     static void compile() throws IOException {
         Files.createDirectories(WORK);
+        compile("natives", Map.of("Natives", NATIVES));
         compile("program", Map.of("Main", PROGRAM));
         compile("indirect", Map.of("Indirect", INDIRECT));
         compile("escape", Map.of("Escape", ESCAPE, "org/openjdk/jmh/infra/Blackhole", BLACKHOLE));
@@ -205,6 +220,18 @@ class VerifyTest {
         assertTrue(found.stream().anyMatch(f -> String.valueOf(f.get("detail")).startsWith("clone() of an array through a method handle")), found.toString());
         assertTrue(found.stream().anyMatch(f -> String.valueOf(f.get("detail")).startsWith("java.lang.reflect.Array.getInt through a method handle")), found.toString());
         assertTrue(found.stream().anyMatch(f -> String.valueOf(f.get("detail")).startsWith("VarHandle get through a method handle")), found.toString());
+    }
+
+    /** A hole guarantee.md names: what native code does to the heap is outside the rewrite; the verifier lists it. */
+    @Test
+    void nativeMethodsOfTheProgramAreListed() throws Exception {
+        Path json = WORK.resolve("native.json");
+        Result r = vbd("verify", "-q", "--json", json.toString(), "--", "java", "-cp", WORK.resolve("natives").toString(), "Natives");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("no library: java.lang.UnsatisfiedLinkError"), r.out());
+        assertTrue(r.out().contains("1 native methods of the program"), r.out());
+        Map<String, Object> rep = report(json);
+        assertEquals(List.of("Natives.poke([I)V"), rep.get("nativeMethods"));
     }
 
     /** A hole guarantee.md names: JFR re-instruments its event classes after vbd, and their fields end up plain. */
