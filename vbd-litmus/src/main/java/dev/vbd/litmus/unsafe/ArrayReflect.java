@@ -1,17 +1,11 @@
 package dev.vbd.litmus.unsafe;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.II_Result;
-import sun.misc.Unsafe;
 
 import static org.openjdk.jcstress.annotations.Expect.*;
 
-/**
- * Store buffering on elements 0 and 1 of an int[] (offsets from arrayBaseOffset) through sun.misc.Unsafe plain putInt and
- * getInt called through reflection (Method.invoke).
- */
+/** Store buffering on the elements 0 and 1 of an int[] through sun.misc.Unsafe plain putInt and getInt called through reflection (Method.invoke). */
 @JCStressTest
 @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "actor1 ran entirely before actor2")
 @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "actor2 ran entirely before actor1")
@@ -19,52 +13,21 @@ import static org.openjdk.jcstress.annotations.Expect.*;
 @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
 @State
 public class ArrayReflect {
-    static final Method PUT, GET;
-    static final Unsafe U;
-    static final long X, Y;
-
-    static {
-        try {
-            Field f = Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            U = (Unsafe) f.get(null);
-            X = U.arrayBaseOffset(int[].class);
-            Y = X + U.arrayIndexScale(int[].class);
-            PUT = Unsafe.class.getMethod("putInt", Object.class, long.class, int.class);
-            GET = Unsafe.class.getMethod("getInt", Object.class, long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final UnsafePaths.Access U = UnsafePaths.REFLECTION;
+    static final long X = UnsafePaths.INT_ARRAY_0;
+    static final long Y = UnsafePaths.INT_ARRAY_1;
 
     int[] a = new int[2];
 
     @Actor
     public void actor1(II_Result r) {
-        put(a, X);
-        r.r1 = get(a, Y);
+        U.put(a, X);
+        r.r1 = U.get(a, Y);
     }
 
     @Actor
     public void actor2(II_Result r) {
-        put(a, Y);
-        r.r2 = get(a, X);
-    }
-
-    // Method.invoke wraps what the callee throws
-    private static void put(Object o, long offset) {
-        try {
-            PUT.invoke(U, o, offset, 1);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static int get(Object o, long offset) {
-        try {
-            return (int) GET.invoke(U, o, offset);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
+        U.put(a, Y);
+        r.r2 = U.get(a, X);
     }
 }

@@ -1,20 +1,11 @@
 package dev.vbd.litmus.unsafe;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.II_Result;
-import sun.misc.Unsafe;
 
 import static org.openjdk.jcstress.annotations.Expect.*;
 
-/**
- * Store buffering on two int fields (volatile under vbd) through sun.misc.Unsafe plain putInt and
- * getInt reached through MethodHandles from findVirtual, bound to the Unsafe instance and called with
- * invokeExact.
- */
+/** Store buffering on the fields x and y through sun.misc.Unsafe plain putInt and getInt called through findVirtual method handles bound to the Unsafe instance. */
 @JCStressTest
 @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "actor1 ran entirely before actor2")
 @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "actor2 ran entirely before actor1")
@@ -22,53 +13,21 @@ import static org.openjdk.jcstress.annotations.Expect.*;
 @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
 @State
 public class FieldMethodHandle {
-    static final MethodHandle PUT, GET;
-    static final Unsafe U;
-    static final long X, Y;
-
-    static {
-        try {
-            Field f = Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            U = (Unsafe) f.get(null);
-            X = U.objectFieldOffset(FieldMethodHandle.class.getDeclaredField("x"));
-            Y = U.objectFieldOffset(FieldMethodHandle.class.getDeclaredField("y"));
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            PUT = l.findVirtual(Unsafe.class, "putInt", MethodType.methodType(void.class, Object.class, long.class, int.class)).bindTo(U);
-            GET = l.findVirtual(Unsafe.class, "getInt", MethodType.methodType(int.class, Object.class, long.class)).bindTo(U);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final UnsafePaths.Access U = UnsafePaths.METHOD_HANDLE;
+    static final long X = UnsafePaths.field(FieldMethodHandle.class, "x");
+    static final long Y = UnsafePaths.field(FieldMethodHandle.class, "y");
 
     int x, y;
 
     @Actor
     public void actor1(II_Result r) {
-        put(this, X);
-        r.r1 = get(this, Y);
+        U.put(this, X);
+        r.r1 = U.get(this, Y);
     }
 
     @Actor
     public void actor2(II_Result r) {
-        put(this, Y);
-        r.r2 = get(this, X);
-    }
-
-    // invokeExact declares Throwable; the actors may not
-    private static void put(Object o, long offset) {
-        try {
-            PUT.invokeExact(o, offset, 1);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
-    }
-
-    private static int get(Object o, long offset) {
-        try {
-            return (int) GET.invokeExact(o, offset);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        U.put(this, Y);
+        r.r2 = U.get(this, X);
     }
 }
