@@ -1,3 +1,6 @@
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -7,7 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * system class loader brought in before any agent, on their own plain fields and arrays.
  * Usage: {@code Main TRIALS SHAPE...} with shapes {@code loader-array} (actors in the loader class
  * on its arrays), {@code helper-fields} (actors in the helper class on its fields) and
- * {@code main-fields} (actors in this class, loaded later, on the helper's fields); or
+ * {@code main-fields} (actors in this class, loaded later, on the helper's fields),
+ * {@code handle-fields} and {@code reflect-fields} (the same through method handles and through
+ * {@code Field.getInt}/{@code setInt}: accessors vbd cannot fence on fields the JVM keeps plain); or
  * {@code Main reflect}. Prints {@code loader=NAME}, then per shape
  * {@code SB shape=S trials=N forbidden=F}.
  *
@@ -39,6 +44,16 @@ public class Main {
                 public void allocate(int n) { Helper.allocate(n); }
                 public void actor1(int n, int[] r) { Helper[] s = Helper.states; for (int i = 0; i < n; i++) { Helper h = s[i]; h.x = 1; r[i] = h.y; } }
                 public void actor2(int n, int[] r) { Helper[] s = Helper.states; for (int i = 0; i < n; i++) { Helper h = s[i]; h.y = 1; r[i] = h.x; } }
+            };
+            case "handle-fields": return new Shape() {
+                public void allocate(int n) { Helper.allocate(n); }
+                public void actor1(int n, int[] r) { Helper[] s = Helper.states; for (int i = 0; i < n; i++) { Helper h = s[i]; Accessors.setX(h); r[i] = Accessors.getY(h); } }
+                public void actor2(int n, int[] r) { Helper[] s = Helper.states; for (int i = 0; i < n; i++) { Helper h = s[i]; Accessors.setY(h); r[i] = Accessors.getX(h); } }
+            };
+            case "reflect-fields": return new Shape() {
+                public void allocate(int n) { Helper.allocate(n); }
+                public void actor1(int n, int[] r) { Helper[] s = Helper.states; for (int i = 0; i < n; i++) { Helper h = s[i]; Accessors.reflectSet(Accessors.X, h); r[i] = Accessors.reflectGet(Accessors.Y, h); } }
+                public void actor2(int n, int[] r) { Helper[] s = Helper.states; for (int i = 0; i < n; i++) { Helper h = s[i]; Accessors.reflectSet(Accessors.Y, h); r[i] = Accessors.reflectGet(Accessors.X, h); } }
             };
             default: throw new IllegalArgumentException("unknown shape " + name);
         }
@@ -96,5 +111,32 @@ public class Main {
         int target = (int) (2 * (round + 1));
         gate.incrementAndGet();
         while (gate.get() < target) Thread.onSpinWait();
+    }
+
+    /** Method handles and reflection on the helper's plain fields. */
+    static final class Accessors {
+        static final MethodHandle SET_X, SET_Y, GET_X, GET_Y;
+        static final Field X, Y;
+
+        static {
+            try {
+                MethodHandles.Lookup l = MethodHandles.lookup();
+                SET_X = l.findSetter(Helper.class, "x", int.class);
+                SET_Y = l.findSetter(Helper.class, "y", int.class);
+                GET_X = l.findGetter(Helper.class, "x", int.class);
+                GET_Y = l.findGetter(Helper.class, "y", int.class);
+                X = Helper.class.getDeclaredField("x");
+                Y = Helper.class.getDeclaredField("y");
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        static void setX(Helper h) { try { SET_X.invokeExact(h, 1); } catch (Throwable t) { throw new AssertionError(t); } }
+        static void setY(Helper h) { try { SET_Y.invokeExact(h, 1); } catch (Throwable t) { throw new AssertionError(t); } }
+        static int getX(Helper h) { try { return (int) GET_X.invokeExact(h); } catch (Throwable t) { throw new AssertionError(t); } }
+        static int getY(Helper h) { try { return (int) GET_Y.invokeExact(h); } catch (Throwable t) { throw new AssertionError(t); } }
+        static void reflectSet(Field f, Helper h) { try { f.setInt(h, 1); } catch (IllegalAccessException e) { throw new AssertionError(e); } }
+        static int reflectGet(Field f, Helper h) { try { return f.getInt(h); } catch (IllegalAccessException e) { throw new AssertionError(e); } }
     }
 }

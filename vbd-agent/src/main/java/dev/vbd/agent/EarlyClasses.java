@@ -107,6 +107,22 @@ final class EarlyClasses implements ClassFileTransformer, FieldOracle {
         retransform(inst, modifiable);
         rewriting = true;
         retransform(inst, modifiable);
+        tellRuntime();
+    }
+
+    /**
+     * The prepared JDK's reflection factory and method-handle factory record an accessor to one of
+     * the fields that stayed plain, for the verifier: those paths have no bytecode to fence.
+     */
+    private void tellRuntime() {
+        try {
+            Class.forName("java.util.concurrent.atomic.VbdRuntime", false, null)
+                    .getMethod("earlyFields", Class[].class, String[].class)
+                    .invoke(null, targets.toArray(Class<?>[]::new), plainFields.toArray(String[]::new));
+        } catch (ReflectiveOperationException e) {
+            System.err.println("vbd: warning: the prepared JDK cannot record reflection and method handles on the fields"
+                    + " of classes loaded before vbd's agent, so the verifier will not report them: " + e);
+        }
     }
 
     private void retransform(Instrumentation inst, List<Class<?>> classes) {
@@ -195,11 +211,13 @@ final class EarlyClasses implements ClassFileTransformer, FieldOracle {
                 + " initialisation touches)");
         if (strict) {
             sb.append("\nvbd: --strict refuses to run them; without it, vbd fences their method bodies and every access"
-                    + " to their fields, and only reflection and method handles on those fields stay plain.");
+                    + " to their fields, and only reflection and method handles on those fields stay plain (the verifier"
+                    + " reports each).");
             return sb.toString();
         }
         sb.append("\nvbd: their method bodies and every access to their fields are fenced instead; reflection and"
-                + " method handles on those fields stay plain (not sequentially consistent). --strict makes this an error.");
+                + " method handles on those fields stay plain (not sequentially consistent; the verifier reports each)."
+                + " --strict makes this an error.");
         synchronized (failed) {
             if (!failed.isEmpty()) {
                 sb.append("\nvbd: ").append(failed.size()).append(" of them could not be fenced and run as compiled"

@@ -118,6 +118,34 @@ class EarlyClassesTest {
         assertTrue(r.out().contains("uncovered SbLoader") && r.out().contains(EARLY), r.out());
     }
 
+    /**
+     * The hole that stays (guarantee.md): the JVM keeps their fields plain, so method handles and
+     * reflection on them access them plainly. The verifier reports each such accessor; the store
+     * buffering the program then runs through them is printed, not asserted.
+     */
+    @OnEachJdk
+    void theVerifierReportsMethodHandlesAndReflectionOnTheirFields(int jdk) throws Exception {
+        Jvm jvm = Jvms.require(jdk);
+        Path json = Programs.target().resolve("early-accessors-" + jdk + ".json");
+        Result r = vbd("verify", "-q", "--json", json.toString(), "--", jvm.launcher().toString(),
+                "-Djava.system.class.loader=SbLoader", "-cp", program().classPath(), "Main", String.valueOf(TRIALS),
+                "handle-fields", "reflect-fields");
+        System.out.println("vbd on " + jvm + ", accessors to plain fields:\n" + r.out());
+        assertEquals(1, r.status(), "an open path fails the verifier's run\n" + r.out() + r.err());
+        assertTrue(r.out().contains("SB shape=handle-fields") && r.out().contains("SB shape=reflect-fields"), r.out());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> rep = (Map<String, Object>) Json.parse(Files.readString(json, StandardCharsets.UTF_8));
+        @SuppressWarnings("unchecked")
+        List<String> details = ((List<Map<String, Object>>) rep.get("findings")).stream()
+                .filter(f -> f.get("kind").equals("INDIRECT")).map(f -> String.valueOf(f.get("detail"))).toList();
+        for (String field : List.of("Helper.x", "Helper.y")) {
+            assertTrue(details.stream().anyMatch(d -> d.startsWith(field + " through a method handle")), details.toString());
+            // JDK 17 reflects through Unsafe, later JDKs through method handles; the factory notes it either way
+            assertTrue(details.stream().anyMatch(d -> d.startsWith(field + " through reflection")), details.toString());
+        }
+        assertEquals(details.size(), ((Number) rep.get("nonSc")).longValue(), String.valueOf(rep.get("findings")));
+    }
+
     record Result(int status, String out, String err) {}
 
     private static Result vbd(String... args) throws Exception {

@@ -18,6 +18,10 @@ final class VbdMethodHandles {
     private VbdMethodHandles() {}
 
     static MemberName redirect(MemberName m, Class<?> refc, Class<?> caller) {
+        if (m.isField()) {
+            VbdRuntime.noteEarlyField(m.getDeclaringClass(), m.getName(), m.getFieldType(), m.isVolatile(), "a method handle");
+            return m;
+        }
         if (!m.isMethod()) return m;
         Class<?> c = m.getDeclaringClass();
         if (c == Object.class && refc != null && refc.isArray() && m.getName().equals("clone")) {

@@ -109,6 +109,10 @@ class JdkPatchesTest {
         assertEquals(List.of("ALOAD 1",
                 "INVOKESTATIC java/util/concurrent/atomic/VbdRuntime.reflectiveTwin (Ljava/lang/reflect/Method;)Ljava/lang/reflect/Method;",
                 "ASTORE 1"), code(m).subList(0, 3));
+        MethodNode f = Bytecode.node(rf).methods.stream().filter(x -> x.name.equals("newFieldAccessor")).findFirst().orElseThrow();
+        assertEquals(List.of("ALOAD 1",
+                "INVOKESTATIC java/util/concurrent/atomic/VbdRuntime.reflectiveField (Ljava/lang/reflect/Field;)V"),
+                code(f).subList(0, 2));
     }
 
     /** A VarHandle's access mode turned into a method handle is handed to vbd first, wherever that happens. */

@@ -187,6 +187,41 @@ public final class VbdRuntime {
         return params.length >= 1 && params[0] == long.class && unsafeVolatileTwin(name, new Class<?>[]{Object.class, long.class}) != null;
     }
 
+    /**
+     * Classes the JVM defined before vbd's agent started, strongly held (their loader is the system
+     * one); null when there are none. Nothing is initialised here: this class runs early in start-up.
+     */
+    private static volatile java.util.Set<Class<?>> earlyClasses;
+    /** Their fields that stay plain in the JVM, as {@code name + ' ' + descriptor}. */
+    private static volatile java.util.Set<String> earlyPlainFields;
+
+    /**
+     * Told by vbd's agent at start-up: the classes defined before it, and which of their fields the
+     * JVM keeps plain (their field flags cannot be changed once defined).
+     */
+    public static void earlyFields(Class<?>[] classes, String[] fields) {
+        earlyPlainFields = java.util.Set.copyOf(java.util.Arrays.asList(fields));
+        earlyClasses = java.util.Set.copyOf(java.util.Arrays.asList(classes));
+    }
+
+    /**
+     * Records a reflective or method-handle accessor to a field that stays plain because its class
+     * was defined before vbd's agent: bytecode accesses to it are fenced, accessors are not.
+     */
+    public static void noteEarlyField(Class<?> owner, String name, Class<?> type, boolean jvmVolatile, String path) {
+        java.util.Set<Class<?>> early = earlyClasses;
+        if (jvmVolatile || early == null || !early.contains(owner)) return;
+        if (!earlyPlainFields.contains(name + ' ' + type.descriptorString())) return;
+        openPath(owner.getName() + "." + name + " through " + path
+                + ": a field of a class loaded before vbd's agent, accessed plainly");
+    }
+
+    /** Called by the prepared JDK's reflection factory before it builds a field accessor. */
+    public static void reflectiveField(java.lang.reflect.Field f) {
+        if (earlyClasses == null) return;
+        noteEarlyField(f.getDeclaringClass(), f.getName(), f.getType(), false, "reflection");
+    }
+
     /** Records a reflective or method-handle path to an unfenced operation, if {@code name} of {@code c} is one. */
     public static void noteUnfenced(Class<?> c, String name, Class<?>[] params, boolean virtualOnArray, String path) {
         if (c == Object.class && name.equals("clone") && virtualOnArray) {

@@ -14,6 +14,9 @@ import org.objectweb.asm.Opcodes;
  * <li>{@link MethodHandleTwinPatch} and {@link ReflectionTwinPatch}: method handles and reflection
  *     reach native operations that have no body to fence ({@code System.arraycopy}, the weak modes
  *     of {@code jdk.internal.misc.Unsafe}) through their fenced or volatile twins;</li>
+ * <li>{@link ReflectiveFieldPatch} and {@link MethodHandleTwinPatch}: reflection and method handles on a
+ *     field the JVM keeps plain (its class was defined before vbd's agent) are recorded for the
+ *     verifier;</li>
  * <li>{@link FieldModifiersPatch} and {@link MemberNameFinalityPatch}: reflection, updaters,
  *     serialization and method-handle access checks see the declared modifiers;</li>
  * <li>{@link ClassLoaderAppendPatch}: a custom system class loader can take vbd's agent;</li>
@@ -30,6 +33,7 @@ public final class JdkPatches {
         if (className.startsWith("java/lang/")) cv = new HiddenClassDefinePatch(cv);
         if (className.equals(MethodHandleTwinPatch.OWNER)) cv = new MethodHandleTwinPatch(cv);
         if (className.equals(ReflectionTwinPatch.OWNER)) cv = new ReflectionTwinPatch(cv);
+        if (className.equals(ReflectiveFieldPatch.OWNER)) cv = new ReflectiveFieldPatch(cv);
         if (className.equals(ClassLoaderAppendPatch.OWNER)) cv = new ClassLoaderAppendPatch(cv);
         if (className.equals(VarHandleModePatch.VAR_HANDLE)) cv = new VarHandleModePatch(cv, true);
         if (className.equals(VarHandleModePatch.METHOD_HANDLES)) cv = new VarHandleModePatch(cv, false);
