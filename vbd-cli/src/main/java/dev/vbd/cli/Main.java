@@ -6,6 +6,7 @@ import dev.vbd.core.policy.RelaxedConfigException;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +27,9 @@ public final class Main {
               verify --jdk [--json FILE] [-- java]
                                                  static check of a jar, or of the prepared JDK
               prepare [options] -- java          rewrite a JDK ahead of time (run does it on first use)
+              cache list [--cache DIR]           the prepared JDKs: JDK, size, last use, whether this vbd made them
+              cache clean [--all] [--cache DIR]  remove the prepared JDKs this vbd does not use (--all: every one)
+              --version                          this vbd's version and build
               demo [-- java]                     the paper's examples under stock Java and under vbd
               litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java J]
                                                  the jcstress litmus suite under vbd (and stock Java)
@@ -67,6 +71,11 @@ public final class Main {
             System.out.print(USAGE);
             return 0;
         }
+        if (args.get(0).equals("--version") || args.get(0).equals("version")) {
+            if (args.size() > 1) throw new UsageException("'vbd " + args.get(0) + "' takes no arguments, got " + args.subList(1, args.size()));
+            System.out.println(version());
+            return 0;
+        }
         String verb = args.get(0);
         List<String> rest = args.subList(1, args.size());
         List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--strict", "--quiet", "-q", "--progress");
@@ -93,6 +102,16 @@ public final class Main {
                 Path dir = JdkCache.prepared(o.cache, jdk, o.relaxed, vbdJar(), o.quiet);
                 System.out.println(dir);
                 return 0;
+            }
+            case "cache": {
+                if (rest.isEmpty() || !(rest.get(0).equals("list") || rest.get(0).equals("clean"))) {
+                    throw new UsageException("'vbd cache' needs 'list' or 'clean'" + (rest.isEmpty() ? "" : ", got '" + rest.get(0) + "'"));
+                }
+                boolean list = rest.get(0).equals("list");
+                Options o = Options.parse("cache " + rest.get(0), rest.subList(1, rest.size()),
+                        list ? List.of("--cache") : List.of("--cache", "--all"));
+                if (!o.command.isEmpty()) throw new UsageException("'vbd cache " + rest.get(0) + "' takes no java command line");
+                return list ? CacheCommand.list(o.cache, vbdJar()) : CacheCommand.clean(o.cache, vbdJar(), o.all);
             }
             case "demo": {
                 Options o = Options.parse(verb, rest, common);
@@ -145,6 +164,14 @@ public final class Main {
         cmd.addAll(jvmOptions(o, jdk, verifyReport, o.command.subList(1, o.command.size())));
         cmd.addAll(o.command.subList(1, o.command.size()));
         return cmd;
+    }
+
+    /** {@code vbd VERSION (build HASH, rewrite N)}: the build is the jar's content, which keys the prepared JDKs. */
+    static String version() throws IOException {
+        String v = Main.class.getPackage().getImplementationVersion();
+        Path jar = vbdJar();
+        String build = Files.isRegularFile(jar) ? JdkCache.jarIdentity(jar).replace("sha256:", "").substring(0, 12) : "unpackaged";
+        return "vbd " + (v == null ? "(unpackaged)" : v) + " (build " + build + ", rewrite " + dev.vbd.core.Conventions.REWRITE_VERSION + ")";
     }
 
     static Path vbdJar() {

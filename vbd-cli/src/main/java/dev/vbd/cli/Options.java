@@ -16,6 +16,7 @@ final class Options {
     Path json;
     Path jar;
     boolean jdk;
+    boolean all;
     final List<String> command = new ArrayList<>();
 
     static Options parse(String verb, List<String> args, List<String> allowed) throws UsageException {
@@ -56,6 +57,7 @@ final class Options {
                     o.jar = p;
                 }
                 case "--jdk" -> o.jdk = true;
+                case "--all" -> o.all = true;
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;
                 case "--strict" -> o.strict = true;
                 case "--quiet", "-q" -> o.quiet = true;

@@ -121,4 +121,47 @@ class JdkCacheTest {
         assertTrue(e.getMessage().contains("VBD_CACHE_KEEP='many'"), e.getMessage());
         assertThrows(UsageException.class, () -> JdkCache.keep("0"));
     }
+
+    private Path entry(Path cache, String name, String jarIdentity, boolean complete) throws IOException {
+        Path d = cache.resolve("jdk").resolve(name);
+        Files.createDirectories(d.resolve("patch"));
+        Files.writeString(d.resolve("patch").resolve("java.base.jar"), "x".repeat(2048));
+        if (jarIdentity != null) Files.writeString(d.resolve("vbd-jar.txt"), jarIdentity + "\n");
+        if (complete) Files.writeString(d.resolve("complete"), "/some/jdk\n");
+        return d;
+    }
+
+    @Test
+    void cacheListShowsEachEntryAndWhoMadeIt() throws IOException {
+        Path vbd = jar("vbd.jar", CONTENT, 0, 0);
+        Path cache = tmp.resolve("cache");
+        entry(cache, "17-aaa", JdkCache.jarIdentity(vbd), true);
+        entry(cache, "17-bbb", "sha256:other", true);
+        entry(cache, "preparing-123", null, false);
+        Map<String, String> by = CacheCommand.entries(cache, vbd).stream().collect(Collectors.toMap(
+                e -> e.dir().getFileName().toString(),
+                e -> (e.complete() ? (e.thisBuild() ? "this" : "other") : "incomplete") + " " + e.jdkHome() + " " + (e.bytes() >= 2048)));
+        assertEquals(Map.of("17-aaa", "this /some/jdk true", "17-bbb", "other /some/jdk true", "preparing-123", "incomplete ? true"), by);
+    }
+
+    @Test
+    void cacheCleanKeepsWhatThisBuildUsesUnlessAll() throws IOException {
+        Path vbd = jar("vbd.jar", CONTENT, 0, 0);
+        Path cache = tmp.resolve("cache");
+        Path mine = entry(cache, "17-aaa", JdkCache.jarIdentity(vbd), true);
+        Path other = entry(cache, "17-bbb", "sha256:other", true);
+        Path half = entry(cache, "17-ccc", JdkCache.jarIdentity(vbd), false);
+        Path working = entry(cache, "preparing-123", null, false);
+        Files.writeString(cache.resolve("jdk").resolve("17-gone.lock"), "");
+        Files.writeString(cache.resolve("jdk").resolve("preparing-9.log"), "failed");
+        CacheCommand.clean(cache, vbd, false);
+        assertTrue(Files.isDirectory(mine));
+        assertTrue(!Files.exists(other) && !Files.exists(half), "another build's and a half-made entry go");
+        assertTrue(Files.isDirectory(working), "a preparation touched within the hour may be at work");
+        try (Stream<Path> s = Files.list(cache.resolve("jdk"))) {
+            assertEquals(Set.of("17-aaa", "preparing-123"), s.map(p -> p.getFileName().toString()).collect(Collectors.toSet()));
+        }
+        CacheCommand.clean(cache, vbd, true);
+        assertTrue(!Files.exists(mine), "--all removes every complete entry");
+    }
 }

@@ -121,6 +121,22 @@ class CliTest {
     }
 
     @Test
+    void versionNamesTheBuildAndTheCacheCommandsCheckTheirInput() throws Exception {
+        Result v = vbd("--version");
+        assertEquals(0, v.status(), v.err());
+        assertTrue(v.out().matches("vbd \\S+ \\(build [0-9a-f]{12}, rewrite \\d+\\)\n"), v.out());
+        Result empty = vbd("cache", "list", "--cache", tmp.resolve("no-cache").toString());
+        assertEquals(0, empty.status(), empty.err());
+        assertEquals("no prepared JDKs in " + tmp.resolve("no-cache") + "\n", empty.out());
+        Result bare = vbd("cache");
+        assertEquals(2, bare.status());
+        assertTrue(bare.err().contains("'vbd cache' needs 'list' or 'clean'"), bare.err());
+        Result bad = vbd("cache", "list", "--all");
+        assertEquals(2, bad.status());
+        assertTrue(bad.err().contains("'vbd cache list' does not take option '--all'"), bad.err());
+    }
+
+    @Test
     void unrewritableClassStopsTheRunWithItsName() throws Exception {
         Result r = vbd("run", "--", "java", "-cp", classes.toString(), "Huge", "x");
         assertEquals(125, r.status(), r.err());
