@@ -80,6 +80,11 @@ public final class Bench {
 
     /** Parses the arguments, runs, writes the reports; returns the exit status. */
     static int run(Path repo, List<String> args) throws Exception {
+        if (args.contains("--startup")) {
+            List<String> rest = new java.util.ArrayList<>(args);
+            rest.remove("--startup");
+            return Startup.run(repo, rest);
+        }
         String stamp = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss'Z'").withZone(ZoneOffset.UTC).format(Instant.now());
         BenchOptions o = BenchOptions.parse(args, WorkloadCatalog.names(), WorkloadCatalog.quickWorkload(),
                 repo.resolve("bench-results").resolve(stamp));

@@ -28,6 +28,7 @@ public final class BenchOptions {
                                  invocations of xalan at 1 thread): about 40 minutes on 2 cores
               --jmh              only the JMH microbenchmarks: under a minute with --quick, about
                                  4 minutes with --full
+              --startup          only start-up: short programs, stock against vbd (--startup --help)
               --dry-run          print the plan (invocations per workload and configuration), run nothing
               --workloads a,b    workloads by name, or 'all'
               --configs a,b      among stock, stock-notiered, vbd, vbd+relaxed, vbd-notiered

@@ -19,10 +19,7 @@ final class Demo {
         System.out.println("The program: dev.vbd.demo.Demo, plain fields only, no volatile anywhere.");
         System.out.println();
         List<String> stockCmd = List.of(java, "-cp", demoJar.toString(), "dev.vbd.demo.Demo");
-        List<String> vbdCmd = new ArrayList<>();
-        vbdCmd.add(java);
-        vbdCmd.addAll(Main.jvmOptions(o, jdk, null));
-        vbdCmd.addAll(stockCmd.subList(1, stockCmd.size()));
+        List<String> vbdCmd = Main.launchCommand(o, java, stockCmd.subList(1, stockCmd.size()), null);
         System.out.println("== stock Java (the Java memory model)");
         List<String> stock = runAndPrint(stockCmd);
         System.out.println();

@@ -118,7 +118,7 @@ public final class JdkCache {
                         + ") for sequential consistency; cached in " + dir);
             }
             List<String> cmd = new ArrayList<>(List.of(jdk.launcher().toString(), "-Xshare:off",
-                    "-cp", vbdJar.toString(), PrepareJdk.class.getName(), tmp.toString()));
+                    "-cp", vbdJar.toString(), PrepareJdk.class.getName(), tmp.toString(), dir.toString()));
             if (relaxed != null) cmd.add(relaxed.toString());
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
@@ -298,7 +298,23 @@ public final class JdkCache {
                 "--patch-module", "-d", "--describe-module").contains(option);
     }
 
-    /** The JVM options that run this prepared JDK with vbd. */
+    /** The launcher of the prepared runtime image, without vbd's agent; null if this JDK has no image. */
+    static Path imageLauncher(Path prepared) {
+        Path l = prepared.resolve(JdkImage.IMAGE).resolve("bin").resolve(JdkImage.LAUNCHER);
+        return Files.isExecutable(l) ? l : null;
+    }
+
+    /** The home of the prepared runtime image, whose {@code bin/java} starts vbd's agent; null if none. */
+    static Path imageHome(Path prepared) {
+        return imageLauncher(prepared) == null ? null : prepared.resolve(JdkImage.IMAGE);
+    }
+
+    /** {@code -javaagent:} for the agent jar the entry keeps, with these options. */
+    static String agentOption(Path prepared, String agentOptions) {
+        return "-javaagent:" + prepared.resolve(PrepareJdk.AGENT_JAR) + (agentOptions.isEmpty() ? "" : "=" + agentOptions);
+    }
+
+    /** The JVM options that run this prepared JDK with vbd from the JDK's own launcher: patched modules. */
     public static List<String> jvmOptions(Path prepared, Path vbdJar, String agentOptions, List<String> programArgs)
             throws IOException {
         List<String> out = new ArrayList<>();

@@ -20,6 +20,8 @@ public final class Main {
             commands:
               run [options] -- java ARGS...      run a program with sequential consistency by default
               jvm-args [options] -- java         print the JVM options another launcher must add
+              java-home [--cache DIR] -- java    print a Java home whose bin/java runs every program under vbd
+                                                 (for launchers that take a Java home or executable)
               verify [--json FILE] [options] -- java ARGS...
                                                  run the program, then list every heap access that is
                                                  neither SC nor relaxed, with a coverage summary
@@ -95,6 +97,20 @@ public final class Main {
                 System.out.println(Shell.quote(jvmOptions(o, jdk, null)));
                 return 0;
             }
+            case "java-home": {
+                Options o = Options.parse(verb, rest, List.of("--cache", "--quiet", "-q", "--progress"));
+                Jdk jdk = Jdk.resolve(o.javaWord());
+                if (o.command.size() > 1) {
+                    throw new UsageException("'vbd java-home' takes only the java launcher after '--', got " + o.command.subList(1, o.command.size()));
+                }
+                Path home = JdkCache.imageHome(JdkCache.prepared(o.cache, jdk, null, vbdJar(), !o.showProgress()));
+                if (home == null) {
+                    throw new UsageException(jdk.home() + " has no jlink, so vbd cannot link it into a Java home of its own;"
+                            + " give the launcher the options of 'vbd jvm-args' instead");
+                }
+                System.out.println(home);
+                return 0;
+            }
             case "prepare": {
                 Options o = Options.parse(verb, rest, common);
                 Jdk jdk = Jdk.resolve(o.javaWord());
@@ -156,13 +172,32 @@ public final class Main {
         return JdkCache.jvmOptions(prepared, jar, agent.format(), programArgs);
     }
 
-    /** The full command: the user's launcher, vbd's options, then the user's arguments. */
+    /**
+     * The full command for {@code java ARGS...}: the prepared runtime image's own launcher with vbd's
+     * agent, then the arguments; for a JDK without an image (no jlink), the user's launcher with the
+     * options {@link #jvmOptions} gives.
+     */
     static List<String> launchCommand(Options o, Path verifyReport) throws UsageException, IOException {
-        Jdk jdk = Jdk.resolve(o.javaWord());
+        return launchCommand(o, o.javaWord(), o.command.subList(1, o.command.size()), verifyReport);
+    }
+
+    static List<String> launchCommand(Options o, String java, List<String> args, Path verifyReport)
+            throws UsageException, IOException {
+        Jdk jdk = Jdk.resolve(java);
+        checkConfig(o);
+        Path jar = vbdJar();
+        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, jar, !o.showProgress());
+        AgentOptions agent = new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict);
         List<String> cmd = new ArrayList<>();
-        cmd.add(o.command.get(0));
-        cmd.addAll(jvmOptions(o, jdk, verifyReport, o.command.subList(1, o.command.size())));
-        cmd.addAll(o.command.subList(1, o.command.size()));
+        Path launcher = JdkCache.imageLauncher(prepared);
+        if (launcher != null) {
+            cmd.add(launcher.toString());
+            cmd.add(JdkCache.agentOption(prepared, agent.format()));
+        } else {
+            cmd.add(java);
+            cmd.addAll(JdkCache.jvmOptions(prepared, jar, agent.format(), args));
+        }
+        cmd.addAll(args);
         return cmd;
     }
 

@@ -1,5 +1,6 @@
 package dev.vbd.cli;
 
+import dev.vbd.agent.AgentOptions;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
@@ -26,9 +27,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
- * Rewrites every class of the running JDK's modules into a patch directory, one folder a module,
- * for {@code --patch-module}. Runs inside the target JDK itself, so it reads exactly the image
- * that will run. Usage: {@code PrepareJdk OUT_DIR [RELAXED_FILE]}.
+ * Rewrites every class of the running JDK's modules into one patch jar a module, for
+ * {@code --patch-module} ({@code bin/vbd jvm-args}), and links them into a runtime image of their
+ * own ({@link JdkImage}; {@code bin/vbd run} and {@code java-home}) when the JDK has jlink. Runs
+ * inside the target JDK itself, so it reads exactly the image that will run. Usage:
+ * {@code PrepareJdk OUT_DIR FINAL_DIR [RELAXED_FILE]}: the entry is written to {@code OUT_DIR} and
+ * will be used from {@code FINAL_DIR}, the path the image's launcher names.
  */
 public final class PrepareJdk {
     /**
@@ -63,14 +67,18 @@ public final class PrepareJdk {
             "java/lang/VbdHiddenClasses.class", "java/lang/invoke/VbdMethodHandles.class",
             "jdk/internal/loader/VbdClassPath.class");
 
+    /** vbd's jar, copied into the entry: the image's launcher names it, so it lives as long as the image. */
+    static final String AGENT_JAR = "agent.jar";
+
     private PrepareJdk() {}
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args[0]);
+        Path finalDir = Path.of(args[1]);
         RelaxedConfig config = RelaxedConfig.empty();
-        if (args.length > 1) {
+        if (args.length > 2) {
             try {
-                config = RelaxedConfig.load(Path.of(args[1]));
+                config = RelaxedConfig.load(Path.of(args[2]));
             } catch (RelaxedConfigException e) {
                 System.err.println("vbd: bad relaxed config: " + e.getMessage());
                 System.exit(2);
@@ -110,6 +118,8 @@ public final class PrepareJdk {
                 total, byModule.size(), System.getProperty("java.home"));
         Path patch = out.resolve("patch");
         Files.createDirectories(patch);
+        Path javaHome = Path.of(System.getProperty("java.home"));
+        JdkImage image = JdkImage.linkable(javaHome) ? new JdkImage(out.resolve("image-build")) : null;
         AtomicInteger done = new AtomicInteger();
         AtomicInteger rewritten = new AtomicInteger();
         Map<String, String> failures = new ConcurrentHashMap<>();
@@ -150,6 +160,7 @@ public final class PrepareJdk {
                 }
             }
             writeJar(patch.resolve(module + ".jar"), entries);
+            if (image != null) image.addModule(jrt, module, entries);
             System.err.printf("vbd:   [%2d/%d] %-28s %6d classes  (%d%% done)%n", moduleNo, byModule.size(), module,
                     e.getValue().size(), done.get() * 100 / Math.max(1, total));
         }
@@ -160,6 +171,17 @@ public final class PrepareJdk {
         // JVM warn "Unknown module", so the launcher patches these plus those the command line adds.
         List<String> boot = ModuleLayer.boot().modules().stream().map(Module::getName).sorted().toList();
         Files.write(out.resolve("boot-modules.txt"), boot, StandardCharsets.UTF_8);
+        if (image != null) {
+            System.err.printf("vbd: linking the rewritten modules into a runtime image, with its class data sharing archive%n");
+            Path agentJar = out.resolve(AGENT_JAR);
+            Files.copy(Path.of(PrepareJdk.class.getProtectionDomain().getCodeSource().getLocation().toURI()), agentJar);
+            String agent = "-javaagent:" + finalDir.resolve(AGENT_JAR) + "="
+                    + new AgentOptions(null, false, null, finalDir, false).format();
+            image.link(javaHome, moduleNames, out.resolve(JdkImage.IMAGE), finalDir.resolve(JdkImage.IMAGE), agent);
+            JdkCache.deleteTree(out.resolve("image-build"));
+        } else {
+            System.err.printf("vbd: %s has no jlink: no runtime image, programs run with patched modules%n", javaHome);
+        }
         double seconds = (System.nanoTime() - start) / 1e9;
         Map<String, Object> report = new java.util.LinkedHashMap<>();
         report.put("javaHome", System.getProperty("java.home"));

@@ -136,6 +136,41 @@ class CliTest {
         assertTrue(bad.err().contains("'vbd cache list' does not take option '--all'"), bad.err());
     }
 
+    /**
+     * The prepared image is a Java home of its own: its bin/java runs a program under vbd (the
+     * agent's classes are there), and a program run by 'vbd run' sees it as java.home.
+     */
+    @Test
+    void javaHomeRunsProgramsUnderVbdAndIsWhatRunShows() throws Exception {
+        Result home = vbd("java-home", "--", "java");
+        assertEquals(0, home.status(), home.err());
+        Path image = Path.of(home.out().trim());
+        assertTrue(Files.isRegularFile(image.resolve("lib/modules")) && Files.isExecutable(image.resolve("bin/java")), home.out());
+        Files.writeString(tmp.resolve("Home.java"), """
+                public class Home {
+                    public static void main(String[] args) throws Exception {
+                        System.out.println(System.getProperty("java.home"));
+                        System.out.println(Class.forName("java.util.concurrent.atomic.VbdRuntime").getSimpleName());
+                        System.out.println(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+                                .stream().anyMatch(a -> a.startsWith("-javaagent:")));
+                    }
+                }
+                """);
+        Path dir = tmp.resolve("home-classes");
+        Files.createDirectories(dir);
+        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", dir.toString(), tmp.resolve("Home.java").toString()));
+        Process p = new ProcessBuilder(image.resolve("bin/java").toString(), "-cp", dir.toString(), "Home").start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out + new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        assertEquals(image + "\nVbdRuntime\ntrue\n", out);
+        Result run = vbd("run", "--", "java", "-cp", dir.toString(), "Home");
+        assertEquals(0, run.status(), run.err());
+        assertEquals(image + "\nVbdRuntime\ntrue\n", run.out());
+        Result bad = vbd("java-home", "--relaxed", "x", "--", "java");
+        assertEquals(2, bad.status());
+        assertTrue(bad.err().contains("'vbd java-home' does not take option '--relaxed'"), bad.err());
+    }
+
     @Test
     void unrewritableClassStopsTheRunWithItsName() throws Exception {
         Result r = vbd("run", "--", "java", "-cp", classes.toString(), "Huge", "x");
