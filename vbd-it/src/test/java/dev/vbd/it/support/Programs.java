@@ -118,7 +118,7 @@ public final class Programs {
         return p;
     }
 
-    static void deleteTree(Path dir) throws IOException {
+    public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) return;
         try (Stream<Path> s = Files.walk(dir)) {
             for (Path p : s.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
