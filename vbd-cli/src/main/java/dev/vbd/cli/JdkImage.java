@@ -38,8 +38,9 @@ import java.util.stream.Stream;
  *
  * <p>Layout under the image: the JDK as shipped but {@code lib/modules} and the CDS archive;
  * {@code bin/java} is a script that starts {@code bin/java-noagent}, the JDK's own launcher, with
- * vbd's agent, so that any tool given this Java home runs programs under vbd; {@code bin/vbd run}
- * starts {@code java-noagent} itself, with the agent and its options.
+ * vbd's agent, so that any tool given this Java home runs programs under vbd, unless the command
+ * line names the agent already (a harness that forks this home's {@code java} with its own agent
+ * options); {@code bin/vbd run} starts {@code java-noagent} itself, with the agent and its options.
  */
 final class JdkImage {
     static final String IMAGE = "image";
@@ -122,9 +123,15 @@ final class JdkImage {
         withoutGeneratedClasses(out.resolve("lib/classlist"));
         run(work.resolve("cds.log"), bin.resolve(LAUNCHER).toString(), "-Xshare:dump");
         Path script = bin.resolve("java");
+        String launcher = Shell.quote(finalOut.resolve("bin").resolve(LAUNCHER).toString());
+        String agentJar = agent.substring(0, agent.indexOf('=') < 0 ? agent.length() : agent.indexOf('='));
         Files.writeString(script, "#!/bin/sh\n"
                 + "# The JDK's launcher, with vbd's agent: sequential consistency by default for every program.\n"
-                + "exec " + Shell.quote(finalOut.resolve("bin").resolve(LAUNCHER).toString()) + " " + Shell.quote(agent) + " \"$@\"\n",
+                + "# A command line that names vbd's agent itself (with options of its own) keeps it.\n"
+                + "for a in \"$@\"; do\n"
+                + "  case \"$a\" in " + Shell.quote(agentJar) + "*) exec " + launcher + " \"$@\" ;; esac\n"
+                + "done\n"
+                + "exec " + launcher + " " + Shell.quote(agent) + " \"$@\"\n",
                 StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
     }

@@ -18,8 +18,8 @@ import java.util.stream.Stream;
 /**
  * Runs jcstress as its own host JVM, once per configuration and pass. jcstress forks each test JVM
  * with the host's {@code java.home} and class path and mixes the host's own JVM options into every
- * fork, so the host is a plain {@code java} of the JDK under test; vbd reaches only the forks, through
- * {@code -jvmArgsPrepend}.
+ * fork, so the host is a plain launcher of the JDK under test (for vbd, the prepared image's own,
+ * without vbd's agent); vbd reaches only the forks, through {@code -jvmArgsPrepend}.
  */
 final class Jcstress {
     /** One neutral option: jcstress probes its own matrix of JVM modes when none is given. */
@@ -62,11 +62,11 @@ final class Jcstress {
      * Runs the tests in one jcstress host. {@code oversubscribe}, when positive, is the CPU count that
      * host is told the machine has (see {@link Oversubscribed}); 0 runs plain jcstress.
      */
-    void run(String config, int pass, List<String> prepend, List<Litmus.Suite.Test> tests, Map<String, Tally> tallies,
+    void run(String config, int pass, VbdArgs.Forks forks, List<Litmus.Suite.Test> tests, Map<String, Tally> tallies,
              int oversubscribe) throws IOException, InterruptedException {
         Path dir = out.resolve(config).resolve("pass-" + pass + (oversubscribe > 0 ? "-oversubscribed" : ""));
         Files.createDirectories(dir);
-        List<String> cmd = new ArrayList<>(List.of(java, "-cp", classpath));
+        List<String> cmd = new ArrayList<>(List.of(forks.host(), "-cp", classpath));
         if (oversubscribe > 0) {
             cmd.addAll(List.of(Oversubscribed.class.getName(), Integer.toString(oversubscribe)));
         } else {
@@ -75,7 +75,7 @@ final class Jcstress {
         cmd.addAll(preset.jcstressArgs);
         cmd.addAll(List.of("-sc", "false", "-jvmArgs", FORK_JVM_ARGS, "-r", dir.resolve("report").toString()));
         // one -jvmArgsPrepend per option: a single one would be split at spaces, and paths may have them
-        for (String a : prepend) {
+        for (String a : forks.prepend()) {
             cmd.add("-jvmArgsPrepend");
             cmd.add(a);
         }

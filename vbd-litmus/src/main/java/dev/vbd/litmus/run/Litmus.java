@@ -71,10 +71,10 @@ public final class Litmus {
         } else {
             System.err.printf("vbd litmus: %d tests, %s mode, JDK %s; reports in %s%n",
                     tests.size(), o.preset.id(), jcstress.javaVersion(), out);
-            List<String> vbdArgs = VbdArgs.of(home, o.java, harness);
-            byConfig.put("vbd", collect("vbd", vbdArgs, tests, o.preset, jcstress));
+            VbdArgs.Forks forks = VbdArgs.of(home, o.java, harness);
+            byConfig.put("vbd", collect("vbd", forks, tests, o.preset, jcstress));
             if (o.stock) {
-                byConfig.put("stock", collect("stock", List.of(), tests, o.preset, jcstress));
+                byConfig.put("stock", collect("stock", new VbdArgs.Forks(o.java, List.of()), tests, o.preset, jcstress));
             }
             minutes = (System.nanoTime() - start) / 60e9;
         }
@@ -93,7 +93,7 @@ public final class Litmus {
      * Runs the tests in one configuration; in full mode, passes again over the tests that are still
      * short of samples.
      */
-    private static Map<String, Tally> collect(String config, List<String> prepend, List<Suite.Test> tests,
+    private static Map<String, Tally> collect(String config, VbdArgs.Forks forks, List<Suite.Test> tests,
                                               Preset preset, Jcstress jcstress) throws IOException, InterruptedException {
         Map<String, Tally> tallies = new TreeMap<>();
         List<Suite.Test> todo = new ArrayList<>();
@@ -106,10 +106,10 @@ public final class Litmus {
             // the others side by side
             List<Suite.Test> fit = todo.stream().filter(t -> !t.oversubscribed()).toList();
             List<Suite.Test> over = todo.stream().filter(Suite.Test::oversubscribed).toList();
-            if (!fit.isEmpty()) jcstress.run(config, pass, prepend, fit, tallies, 0);
+            if (!fit.isEmpty()) jcstress.run(config, pass, forks, fit, tallies, 0);
             if (!over.isEmpty()) {
                 int cpus = over.stream().mapToInt(Suite.Test::actors).max().orElseThrow();
-                jcstress.run(config, pass, prepend, over, tallies, cpus);
+                jcstress.run(config, pass, forks, over, tallies, cpus);
             }
             List<Suite.Test> next = new ArrayList<>();
             for (Suite.Test t : todo) {

@@ -8,21 +8,29 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The JVM options that put a fork under vbd, from {@code bin/vbd jvm-args}: the same command a user
- * runs, so the litmus suite tests exactly what users get (the JDK is prepared on first use).
+ * How a fork runs under vbd, from the command {@code bin/vbd run} would execute for {@code java}
+ * with no arguments ({@code bin/vbd launch}), so the litmus suite tests exactly what users get (the
+ * JDK is prepared on first use). Its first word is the launcher: the prepared runtime image's own,
+ * which then hosts jcstress, whose forks start the {@code java} of the host's home; the rest are the
+ * options each fork gets (vbd's agent; for a JDK without an image, the patched modules too).
  */
 final class VbdArgs {
     private VbdArgs() {}
 
-    static List<String> of(Path home, String java, Path relaxed) throws IOException, InterruptedException {
+    /** The host's launcher, and the options every fork is given before its own. */
+    record Forks(String host, List<String> prepend) {}
+
+    static Forks of(Path home, String java, Path relaxed) throws IOException, InterruptedException {
         Path vbd = home.resolve("bin/vbd");
-        Process p = new ProcessBuilder(vbd.toString(), "jvm-args", "--relaxed", relaxed.toString(), "--", java)
+        Process p = new ProcessBuilder(vbd.toString(), "launch", "--relaxed", relaxed.toString(), "--", java)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         p.getInputStream().transferTo(buf);
         int status = p.waitFor();
-        if (status != 0) throw new IOException(vbd + " jvm-args failed (exit status " + status + ")");
-        return unquote(buf.toString(StandardCharsets.UTF_8).trim());
+        if (status != 0) throw new IOException(vbd + " launch failed (exit status " + status + ")");
+        List<String> words = unquote(buf.toString(StandardCharsets.UTF_8).trim());
+        if (words.isEmpty()) throw new IOException(vbd + " launch printed no command");
+        return new Forks(words.get(0), List.copyOf(words.subList(1, words.size())));
     }
 
     /** Splits a line of POSIX-shell words as {@code vbd jvm-args} quotes them (bare or single-quoted). */
