@@ -274,11 +274,7 @@ final class Startup {
                 cmd.add(java);
                 cmd.addAll(args);
             }
-            case "vbd" -> {
-                List<String> ask = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "launch", "--", java));
-                ask.addAll(args);
-                cmd.addAll(ShellWords.split(output(ask)));
-            }
+            case "vbd" -> cmd.addAll(VbdOptions.launchCommand(repo, java, args));
             default -> {
                 cmd.add(java);
                 cmd.addAll(VbdOptions.jvmArgs(repo, java, null));
@@ -286,13 +282,6 @@ final class Startup {
             }
         }
         return cmd;
-    }
-
-    private static String output(List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (p.waitFor() != 0) throw new IllegalStateException("'" + String.join(" ", cmd) + "' failed: " + out);
-        return out;
     }
 
     /** Wall milliseconds of one run; a run that fails stops the measurement with its output. */

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * The JVM options that put a plain {@code java} under vbd, asked once per relaxed config from
- * {@code bin/vbd jvm-args}. Asking before anything is timed also prepares the JDK, so no timed
+ * {@code bin/vbd jvm-args}; and the whole command {@code bin/vbd run} would execute, from
+ * {@code bin/vbd launch}. Asking before anything is timed also prepares the JDK, so no timed
  * invocation pays for that, and the timed JVMs run without the launcher's own JVM in front.
  */
 final class VbdOptions {
@@ -22,6 +23,17 @@ final class VbdOptions {
         }
         cmd.add("--");
         cmd.add(java);
+        return ask(cmd, relaxed);
+    }
+
+    /** The command {@code bin/vbd run -- java args...} executes, asked from {@code bin/vbd launch}. */
+    static List<String> launchCommand(Path repo, String java, List<String> args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "launch", "--", java));
+        cmd.addAll(args);
+        return ask(cmd, null);
+    }
+
+    private static List<String> ask(List<String> cmd, Path relaxed) throws IOException, InterruptedException {
         // stderr stays on the terminal: preparing a JDK prints its progress there
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();

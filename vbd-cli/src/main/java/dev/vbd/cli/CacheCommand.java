@@ -1,12 +1,9 @@
 package dev.vbd.cli;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -86,19 +83,9 @@ final class CacheCommand {
         return 0;
     }
 
-    /** Removes an entry under its lock; false if another vbd holds it. */
     private static boolean remove(Path dir) throws IOException {
-        Path lockFile = dir.resolveSibling(dir.getFileName() + ".lock");
-        try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            FileLock lock = ch.tryLock();
-            if (lock == null) return false;
-            try {
-                JdkCache.deleteTree(dir);
-            } finally {
-                lock.release();
-            }
-        }
-        Files.deleteIfExists(lockFile);
+        if (!JdkCache.removeUnlessLocked(dir)) return false;
+        Files.deleteIfExists(dir.resolveSibling(dir.getFileName() + ".lock"));
         return true;
     }
 
@@ -115,7 +102,7 @@ final class CacheCommand {
                 String home = done ? Files.readString(complete, StandardCharsets.UTF_8).trim() : "?";
                 Path jar = d.resolve("vbd-jar.txt");
                 boolean mine = Files.isRegularFile(jar) && Files.readString(jar, StandardCharsets.UTF_8).trim().equals(identity);
-                long when = Files.getLastModifiedTime(Files.exists(d.resolve("last-used")) ? d.resolve("last-used") : d).toMillis();
+                long when = done ? JdkCache.lastUsed(d) : Files.getLastModifiedTime(d).toMillis();
                 out.add(new Entry(d, home, done, mine, bytes(d), when));
             }
         }

@@ -171,7 +171,7 @@ public final class JdkCache {
         return dir;
     }
 
-    private static long lastUsed(Path dir) {
+    static long lastUsed(Path dir) {
         try {
             Path stamp = dir.resolve(LAST_USED);
             return Files.getLastModifiedTime(Files.exists(stamp) ? stamp : dir.resolve("complete")).toMillis();
@@ -198,19 +198,23 @@ public final class JdkCache {
         Map<Path, Long> when = new HashMap<>();
         for (Path d : mine) when.put(d, lastUsed(d));
         mine.sort(Comparator.comparing((Path d) -> when.get(d)).reversed().thenComparing(Comparator.naturalOrder()));
-        for (Path d : mine.subList(keep, mine.size())) {
-            Path lockFile = d.getParent().resolve(d.getFileName() + ".lock");
-            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lockFile,
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
-                java.nio.channels.FileLock lock = ch.tryLock();
-                if (lock == null) continue; // another vbd is working on it; leave it
-                try {
-                    deleteTree(d);
-                } finally {
-                    lock.release();
-                }
+        for (Path d : mine.subList(keep, mine.size())) removeUnlessLocked(d);
+    }
+
+    /** Removes an entry under its lock; false, leaving it, if another vbd holds the lock (it is preparing it). */
+    static boolean removeUnlessLocked(Path dir) throws IOException {
+        Path lockFile = dir.resolveSibling(dir.getFileName() + ".lock");
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lockFile,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+            java.nio.channels.FileLock lock = ch.tryLock();
+            if (lock == null) return false;
+            try {
+                deleteTree(dir);
+            } finally {
+                lock.release();
             }
         }
+        return true;
     }
 
     /**

@@ -158,18 +158,10 @@ public final class Main {
         }
     }
 
-    /** The JVM options for this JDK, preparing it on first use. */
+    /** The JVM options that put {@code jdk}'s own launcher under vbd (patched modules, the agent), preparing it on first use. */
     static List<String> jvmOptions(Options o, Jdk jdk, Path verifyReport) throws UsageException, IOException {
-        return jvmOptions(o, jdk, verifyReport, List.of());
-    }
-
-    static List<String> jvmOptions(Options o, Jdk jdk, Path verifyReport, List<String> programArgs)
-            throws UsageException, IOException {
-        checkConfig(o);
-        Path jar = vbdJar();
-        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, jar, !o.showProgress());
-        AgentOptions agent = new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict);
-        return JdkCache.jvmOptions(prepared, jar, agent.format(), programArgs);
+        Path prepared = prepared(o, jdk);
+        return JdkCache.jvmOptions(prepared, vbdJar(), agentOptions(o, prepared, verifyReport), List.of());
     }
 
     /**
@@ -183,22 +175,29 @@ public final class Main {
 
     static List<String> launchCommand(Options o, String java, List<String> args, Path verifyReport)
             throws UsageException, IOException {
-        Jdk jdk = Jdk.resolve(java);
-        checkConfig(o);
-        Path jar = vbdJar();
-        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, jar, !o.showProgress());
-        AgentOptions agent = new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict);
+        Path prepared = prepared(o, Jdk.resolve(java));
+        String agent = agentOptions(o, prepared, verifyReport);
         List<String> cmd = new ArrayList<>();
         Path launcher = JdkCache.imageLauncher(prepared);
         if (launcher != null) {
             cmd.add(launcher.toString());
-            cmd.add(JdkCache.agentOption(prepared, agent.format()));
+            cmd.add(JdkCache.agentOption(prepared, agent));
         } else {
             cmd.add(java);
-            cmd.addAll(JdkCache.jvmOptions(prepared, jar, agent.format(), args));
+            cmd.addAll(JdkCache.jvmOptions(prepared, vbdJar(), agent, args));
         }
         cmd.addAll(args);
         return cmd;
+    }
+
+    /** The prepared JDK for these options (a relaxed config may need its own), preparing it on first use. */
+    private static Path prepared(Options o, Jdk jdk) throws UsageException, IOException {
+        checkConfig(o);
+        return JdkCache.prepared(o.cache, jdk, o.relaxed, vbdJar(), !o.showProgress());
+    }
+
+    private static String agentOptions(Options o, Path prepared, Path verifyReport) {
+        return new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict).format();
     }
 
     /** {@code vbd VERSION (build HASH, rewrite N)}: the build is the jar's content, which keys the prepared JDKs. */

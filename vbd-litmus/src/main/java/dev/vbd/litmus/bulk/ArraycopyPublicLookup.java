@@ -1,8 +1,5 @@
 package dev.vbd.litmus.bulk;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.II_Result;
 
@@ -19,38 +16,20 @@ import static org.openjdk.jcstress.annotations.Expect.*;
 @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
 @State
 public class ArraycopyPublicLookup {
-    static final MethodHandle COPY;
-    static final int[] ONE = {1};
-
-    static {
-        try {
-            COPY = MethodHandles.publicLookup().findStatic(System.class, "arraycopy", MethodType.methodType(void.class, Object.class, int.class, Object.class, int.class, int.class));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final BulkPaths.Store STORE = BulkPaths.ARRAYCOPY_PUBLIC_LOOKUP;
 
     int[] a = new int[1];
     int[] b = new int[1];
 
     @Actor
     public void actor1(II_Result r) {
-        copyOne(a);
+        STORE.one(a);
         r.r1 = b[0];
     }
 
     @Actor
     public void actor2(II_Result r) {
-        copyOne(b);
+        STORE.one(b);
         r.r2 = a[0];
-    }
-
-    // invokeExact declares Throwable; the actors may not
-    private static void copyOne(int[] array) {
-        try {
-            COPY.invokeExact((Object) ONE, 0, (Object) array, 0, 1);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
     }
 }

@@ -1,6 +1,5 @@
 package dev.vbd.litmus.bulk;
 
-import java.lang.reflect.Method;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.II_Result;
 
@@ -17,38 +16,20 @@ import static org.openjdk.jcstress.annotations.Expect.*;
 @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
 @State
 public class ArraycopyReflect {
-    static final Method COPY;
-    static final int[] ONE = {1};
-
-    static {
-        try {
-            COPY = System.class.getMethod("arraycopy", Object.class, int.class, Object.class, int.class, int.class);
-        } catch (NoSuchMethodException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final BulkPaths.Store STORE = BulkPaths.ARRAYCOPY_REFLECT;
 
     int[] a = new int[1];
     int[] b = new int[1];
 
     @Actor
     public void actor1(II_Result r) {
-        copyOne(a);
+        STORE.one(a);
         r.r1 = b[0];
     }
 
     @Actor
     public void actor2(II_Result r) {
-        copyOne(b);
+        STORE.one(b);
         r.r2 = a[0];
-    }
-
-    // Method.invoke wraps what the callee throws
-    private static void copyOne(int[] array) {
-        try {
-            COPY.invoke(null, ONE, 0, array, 0, 1);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
     }
 }

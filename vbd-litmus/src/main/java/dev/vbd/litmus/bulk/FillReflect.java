@@ -1,7 +1,5 @@
 package dev.vbd.litmus.bulk;
 
-import java.lang.reflect.Method;
-import java.util.Arrays;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.II_Result;
 
@@ -18,37 +16,20 @@ import static org.openjdk.jcstress.annotations.Expect.*;
 @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both loads passed the other thread's store: not SC")
 @State
 public class FillReflect {
-    static final Method FILL;
-
-    static {
-        try {
-            FILL = Arrays.class.getMethod("fill", int[].class, int.class, int.class, int.class);
-        } catch (NoSuchMethodException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final BulkPaths.Store STORE = BulkPaths.FILL_REFLECT;
 
     int[] a = new int[1];
     int[] b = new int[1];
 
     @Actor
     public void actor1(II_Result r) {
-        fill(a);
+        STORE.one(a);
         r.r1 = b[0];
     }
 
     @Actor
     public void actor2(II_Result r) {
-        fill(b);
+        STORE.one(b);
         r.r2 = a[0];
-    }
-
-    // Method.invoke wraps what the callee throws
-    private static void fill(int[] array) {
-        try {
-            FILL.invoke(null, array, 0, 1, 1);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
     }
 }
