@@ -96,6 +96,7 @@ final class Startup {
             c.addAll(configs);
             configs = c;
         }
+        Map<String, Object> jdk = Machine.jdk(java); // a --java that is no launcher stops here, before anything is written
         Files.createDirectories(out);
         Startup s = new Startup(repo, out.resolve("work"), java);
         Map<String, Map<String, List<String>>> commands = new LinkedHashMap<>();
@@ -122,7 +123,6 @@ final class Startup {
             }
             System.err.printf(Locale.ROOT, "vbd bench --startup: round %d of %d done%n", r + 1, rounds);
         }
-        Map<String, Object> jdk = Machine.jdk(java);
         String javaHome = (String) jdk.get("java.home");
         String report = report(ms, configs, rounds, jdk.get("java.vendor") + " " + jdk.get("java.runtime.version"));
         System.out.print(report);
