@@ -1,3 +1,4 @@
+import java.lang.reflect.Method;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -6,6 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * array, run by native code: each actor hands the array to {@code libsbnative}, which stores and
  * loads through the JNI's direct pointer to its elements. Usage: {@code Main TRIALS}, with the
  * library on {@code java.library.path}; prints {@code SB shape=native trials=N forbidden=F}.
+ * {@code Main defined TRIALS} runs it instead in Java, on the fields of {@link SbFields} as defined a
+ * second time by the JNI's {@code DefineClass}; prints {@code SB shape=jni-defined trials=N forbidden=F}.
  *
  * <p>Each round allocates a fresh array; two actor threads start on a barrier, meet again on a
  * spin gate so that they run within nanoseconds of each other, and walk it.
@@ -16,8 +19,15 @@ public class Main {
     /** For each {@code i < n}: {@code s[2i + mine] = 1; r[i] = s[2i + 1 - mine]}, in C. */
     static native void actor(int[] s, int n, int mine, int[] r);
 
+    /** JNI's {@code DefineClass(name, loader, bytes)}. */
+    static native Class<?> defineNatively(String name, ClassLoader loader, byte[] bytes);
+
     public static void main(String[] args) throws Exception {
         System.loadLibrary("sbnative");
+        if (args[0].equals("defined")) {
+            defined(Long.parseLong(args[1]));
+            return;
+        }
         long trials = Long.parseLong(args[0]);
         int[] r1 = new int[BATCH], r2 = new int[BATCH];
         int[][] state = new int[1][];
@@ -51,6 +61,47 @@ public class Main {
         }
         for (Thread t : actors) t.join();
         System.out.println("SB shape=native trials=" + done + " forbidden=" + forbidden);
+    }
+
+    static void defined(long trials) throws Exception {
+        byte[] bytes;
+        try (var in = Main.class.getResourceAsStream("SbFields.class")) {
+            bytes = in.readAllBytes();
+        }
+        Class<?> c = defineNatively("SbFields", new ClassLoader(Main.class.getClassLoader()) {}, bytes);
+        Method allocate = c.getMethod("allocate", int.class);
+        Method[] actor = {c.getMethod("actor1", int.class, int[].class), c.getMethod("actor2", int.class, int[].class)};
+        int[] r1 = new int[BATCH], r2 = new int[BATCH];
+        CyclicBarrier start = new CyclicBarrier(3), end = new CyclicBarrier(3);
+        AtomicInteger gate = new AtomicInteger();
+        long rounds = (trials + BATCH - 1) / BATCH;
+        Thread[] actors = new Thread[2];
+        for (int t = 0; t < 2; t++) {
+            int id = t;
+            actors[t] = new Thread(() -> {
+                try {
+                    for (long round = 0; round < rounds; round++) {
+                        start.await();
+                        meet(gate, round);
+                        actor[id].invoke(null, BATCH, id == 0 ? r1 : r2);
+                        end.await();
+                    }
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            actors[t].start();
+        }
+        long forbidden = 0, done = 0;
+        for (long round = 0; round < rounds; round++) {
+            allocate.invoke(null, BATCH);
+            start.await();
+            end.await();
+            for (int i = 0; i < BATCH; i++) if (r1[i] == 0 && r2[i] == 0) forbidden++;
+            done += BATCH;
+        }
+        for (Thread t : actors) t.join();
+        System.out.println("SB shape=jni-defined trials=" + done + " forbidden=" + forbidden);
     }
 
     /** Both actors arrive, then both leave: a spin gate much tighter than the barrier. */

@@ -3,11 +3,11 @@ package dev.vbd.agent;
 import dev.vbd.core.analysis.ClassFacts;
 
 import java.io.InputStream;
-import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.VbdFieldModifiers;
 import java.util.function.Function;
 
 /**
@@ -18,8 +18,6 @@ import java.util.function.Function;
  * Returns {@code {flipped, unfinal}} field names, or null when vbd changed no field of the class.
  */
 final class DeclaredModifiers implements Function<Class<?>, String[][]> {
-    private static final String RUNTIME_CLASS = "java.util.concurrent.atomic.VbdFieldModifiers";
-
     /** Thrown when asked again while reading a class: the asker falls back to the JVM's flags, uncached. */
     private static final RuntimeException BUSY = new IllegalStateException("reading a class's marker") {
         @Override
@@ -34,13 +32,7 @@ final class DeclaredModifiers implements Function<Class<?>, String[][]> {
 
     /** Installs this as java.base's hook; false if another was installed first. */
     boolean install() {
-        try {
-            Class<?> runtime = Class.forName(RUNTIME_CLASS, false, null);
-            Method install = runtime.getMethod("install", Function.class);
-            return (Boolean) install.invoke(null, this);
-        } catch (ReflectiveOperationException e) {
-            return false;
-        }
+        return VbdFieldModifiers.install(this);
     }
 
     /** Remembers what the rewrite of {@code internalName}, defined by {@code loader}, changed. */
@@ -54,7 +46,8 @@ final class DeclaredModifiers implements Function<Class<?>, String[][]> {
         }
         Map<String, String[][]> names;
         synchronized (byLoader) {
-            names = byLoader.computeIfAbsent(loader, l -> new ConcurrentHashMap<>());
+            names = byLoader.get(loader);
+            if (names == null) byLoader.put(loader, names = new ConcurrentHashMap<>());
         }
         names.put(name, changed);
     }

@@ -145,7 +145,7 @@ final class EarlyClasses implements ClassFileTransformer, FieldOracle {
                             ProtectionDomain domain, byte[] bytes) {
         if (redefined == null || bytes == null || !targets.contains(redefined)) return null;
         try {
-            ClassRewriter rewriter = rewriters.computeIfAbsent(loader, l -> new ClassRewriter(policy, new LoaderBytesSource(l)));
+            ClassRewriter rewriter = rewriters.computeIfAbsent(loader, l -> new ClassRewriter(policy, new LoaderBytesSource(l, false)));
             // the original class file keeps what reconstituted bytes lose (invisible annotations)
             ClassFacts facts = originalFacts(loader, className);
             byte[] decideFrom = facts != null ? null : bytes;
@@ -162,7 +162,7 @@ final class EarlyClasses implements ClassFileTransformer, FieldOracle {
     }
 
     private static ClassFacts originalFacts(ClassLoader loader, String className) {
-        byte[] original = new LoaderBytesSource(loader).find(className);
+        byte[] original = new LoaderBytesSource(loader, false).find(className);
         if (original == null) return null;
         try {
             ClassFacts f = ClassFacts.read(original);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.VbdRuntime;
 import java.util.function.BiFunction;
 
 /**
@@ -23,8 +24,10 @@ import java.util.function.BiFunction;
  */
 final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
     private static final String JDK_INVOKE = "java.lang.invoke.";
+    /** Where a runtime image keeps vbd's own classes ({@link ImageRewriting}). */
+    private static final String IMAGE_OWN = "jdk.internal.misc.Vbd_";
 
-    private final VbdTransformer transformer;
+    private final LoadTimeRewriter transformer;
     private final RewriteStats stats;
     /** With the verifier on: what each rewritten hidden class became, for the walk at exit. */
     private final List<Rewritten> kept;
@@ -38,7 +41,7 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
 
     record Rewritten(ClassLoader loader, String name, byte[] bytes) {}
 
-    HiddenClasses(VbdTransformer transformer, RewriteStats stats, boolean keep) {
+    HiddenClasses(LoadTimeRewriter transformer, RewriteStats stats, boolean keep) {
         this.transformer = transformer;
         this.stats = stats;
         this.kept = keep ? new ArrayList<>() : null;
@@ -48,6 +51,7 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
     @Override
     public byte[] apply(Class<?> lookup, byte[] bytes) {
         if (busy.get() != null) return leave(bytes, OWN);
+        if (lookup.getName().startsWith(IMAGE_OWN)) return leave(bytes, OWN);
         if (lookup.getName().startsWith(JDK_INVOKE)) {
             stats.hiddenLeft.incrementAndGet();
             return leave(bytes, GENERATED);
@@ -98,12 +102,6 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
 
     /** Hands this rewriter to the prepared JDK; false if something else already holds the hook. */
     boolean install() {
-        try {
-            Object ok = Class.forName("java.util.concurrent.atomic.VbdRuntime", false, null)
-                    .getMethod("hiddenClassRewriter", BiFunction.class).invoke(null, this);
-            return Boolean.TRUE.equals(ok);
-        } catch (ReflectiveOperationException e) {
-            return false;
-        }
+        return VbdRuntime.hiddenClassRewriter(this);
     }
 }

@@ -51,10 +51,11 @@ final class LoaderBytesSource implements ClassBytesSource {
     private final boolean boot;
     private final boolean onHelper;
 
-    LoaderBytesSource(ClassLoader loader) {
+    /** {@code onThisThread}: read where asked; for a define path that, unlike an agent's, may be re-entered. */
+    LoaderBytesSource(ClassLoader loader, boolean onThisThread) {
         this.loader = loader == null ? null : new WeakReference<>(loader);
         this.boot = loader == null;
-        this.onHelper = loader != null && !isJdkLoader(loader);
+        this.onHelper = !onThisThread && loader != null && !isJdkLoader(loader);
     }
 
     /** The JDK's own loaders define nothing but the JDK's classes, which the prepared JDK has rewritten. */

@@ -11,8 +11,6 @@ import java.lang.instrument.Instrumentation;
  * classes arrive already rewritten from the prepared JDK (they carry the marker and pass through).
  */
 public final class VbdAgent {
-    static final int EXIT_BAD_SETUP = 2;
-
     private VbdAgent() {}
 
     public static void premain(String args, Instrumentation inst) {
@@ -22,15 +20,20 @@ public final class VbdAgent {
             options = AgentOptions.parse(args);
             policy = new Policy(options.relaxed() == null ? RelaxedConfig.empty() : RelaxedConfig.load(options.relaxed()));
         } catch (RelaxedConfigException e) {
-            die("bad relaxed config: " + e.getMessage());
+            LoadTimeRewriter.die("bad relaxed config: " + e.getMessage());
             return;
         } catch (IllegalArgumentException e) {
-            die("bad agent options: " + e.getMessage());
+            LoadTimeRewriter.die("bad agent options: " + e.getMessage());
             return;
         }
         if (!runtimePatchedIn()) {
-            die("this JVM runs an unprepared JDK (java.base lacks vbd's runtime); start it through 'bin/vbd run'"
+            LoadTimeRewriter.die("this JVM runs an unprepared JDK (java.base lacks vbd's runtime); start it through 'bin/vbd run'"
                     + " or add the options 'bin/vbd jvm-args' prints");
+            return;
+        }
+        if (java.util.concurrent.atomic.VbdRuntime.rewritesDefinedClasses()) {
+            LoadTimeRewriter.die("this Java home is a vbd runtime image that rewrites every class itself;"
+                    + " vbd's agent runs in it only with -Dvbd.rewrite=agent");
             return;
         }
         // taken before any transformer is added: everything listed here was defined unrewritten or
@@ -40,19 +43,19 @@ public final class VbdAgent {
         if (!early.isEmpty() && options.strict()) {
             System.err.println(early.warning(true));
             System.err.flush();
-            Runtime.getRuntime().halt(VbdTransformer.EXIT_UNREWRITABLE);
+            Runtime.getRuntime().halt(LoadTimeRewriter.EXIT_UNREWRITABLE);
             return;
         }
         RewriteStats s = new RewriteStats();
         DeclaredModifiers declared = new DeclaredModifiers();
         declared.install();
-        VbdTransformer transformer = new VbdTransformer(policy, options.skipUnrewritable(), s, declared);
+        LoadTimeRewriter transformer = new LoadTimeRewriter(policy, options.skipUnrewritable(), s, declared, false);
         if (!early.isEmpty()) transformer.fenceFields(early);
         transformer.warmUp();
-        inst.addTransformer(transformer, false);
+        inst.addTransformer(new VbdTransformer(transformer), false);
         HiddenClasses hidden = new HiddenClasses(transformer, s, options.verifyReport() != null);
         if (!hidden.install()) {
-            die("the prepared JDK does not hand hidden classes to vbd (prepared by another vbd build?)");
+            LoadTimeRewriter.die("the prepared JDK does not hand hidden classes to vbd (prepared by another vbd build?)");
             return;
         }
         if (!early.isEmpty()) {
@@ -79,9 +82,4 @@ public final class VbdAgent {
     }
 
 
-    private static void die(String message) {
-        System.err.println("vbd: " + message);
-        System.err.flush();
-        Runtime.getRuntime().halt(EXIT_BAD_SETUP);
-    }
 }

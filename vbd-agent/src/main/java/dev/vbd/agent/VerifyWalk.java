@@ -65,7 +65,7 @@ final class VerifyWalk implements ClassFileTransformer {
             if (redefined != null) {
                 Map<Class<?>, byte[]> c = captured;
                 if (c != null && bytes != null) c.put(redefined, bytes);
-            } else if (className != null && bytes != null && VbdTransformer.containsMarker(bytes)) {
+            } else if (className != null && bytes != null && LoadTimeRewriter.containsMarker(bytes)) {
                 ClassFacts.Marker m = ClassFacts.read(bytes).marker;
                 if (m != null) {
                     if (loader == null) bootMarkers.put(className, m);

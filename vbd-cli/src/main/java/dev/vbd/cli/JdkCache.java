@@ -118,7 +118,7 @@ public final class JdkCache {
                         + ") for sequential consistency; cached in " + dir);
             }
             List<String> cmd = new ArrayList<>(List.of(jdk.launcher().toString(), "-Xshare:off",
-                    "-cp", vbdJar.toString(), PrepareJdk.class.getName(), tmp.toString(), dir.toString()));
+                    "-cp", vbdJar.toString(), PrepareJdk.class.getName(), tmp.toString()));
             if (relaxed != null) cmd.add(relaxed.toString());
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
@@ -302,13 +302,13 @@ public final class JdkCache {
                 "--patch-module", "-d", "--describe-module").contains(option);
     }
 
-    /** The launcher of the prepared runtime image, without vbd's agent; null if this JDK has no image. */
+    /** The launcher of the prepared runtime image, which rewrites every class itself; null if this JDK has no image. */
     static Path imageLauncher(Path prepared) {
         Path l = prepared.resolve(JdkImage.IMAGE).resolve("bin").resolve(JdkImage.LAUNCHER);
         return Files.isExecutable(l) ? l : null;
     }
 
-    /** The home of the prepared runtime image, whose {@code bin/java} starts vbd's agent; null if none. */
+    /** The home of the prepared runtime image; null if none. */
     static Path imageHome(Path prepared) {
         return imageLauncher(prepared) == null ? null : prepared.resolve(JdkImage.IMAGE);
     }

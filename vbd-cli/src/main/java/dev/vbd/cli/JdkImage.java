@@ -4,7 +4,10 @@ import org.objectweb.asm.Attribute;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.commons.ClassRemapper;
+import org.objectweb.asm.commons.Remapper;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,15 +38,22 @@ import java.util.stream.Stream;
  * {@code SystemModules} still carry the hashes, which is what keeps the JDK's modules unversioned
  * in stack traces.
  *
- * <p>Layout under the image: the JDK as shipped but {@code lib/modules} and the CDS archive;
- * {@code bin/java} is a script that starts {@code bin/java-noagent}, the JDK's own launcher, with
- * vbd's agent, so that any tool given this Java home runs programs under vbd, unless the command
- * line names the agent already (a harness that forks this home's {@code java} with its own agent
- * options); {@code bin/vbd run} starts {@code java-noagent} itself, with the agent and its options.
+ * <p>The image rewrites the program's classes itself, without an agent: its java.base carries
+ * vbd's rewriting ({@code dev.vbd.agent.ImageRewriting}, the core and ASM), relocated into
+ * {@code jdk.internal.misc} where no program sees it, and its class list names those classes so
+ * that the CDS archive holds them, loaded and linked, like the JDK's own. A training run of a
+ * small generated program lists them. {@code bin/java} is the JDK's own launcher.
  */
 final class JdkImage {
     static final String IMAGE = "image";
-    static final String LAUNCHER = "java-noagent";
+    static final String LAUNCHER = "java";
+    /**
+     * Where the image's java.base keeps vbd's own classes: one package the JDK already has (the
+     * JDK's compiled module graph, which the image keeps, fixes java.base's packages), exported to
+     * no program, each class named {@code Vbd_} and its path below {@code dev/vbd/}.
+     */
+    static final String RELOCATED = "jdk/internal/misc/Vbd_";
+    private static final String TRAINING = "VbdTraining";
     /** What a runtime image needs of the JDK's home; the rest (sources, jmods, man pages, the old archives) is left. */
     private static final Set<String> SKIPPED = Set.of("jmods", "man", "demo", "sample", "lib/src.zip", "lib/modules");
 
@@ -64,9 +73,10 @@ final class JdkImage {
 
     /**
      * Writes one module, exploded: its rewritten classes ({@code classes}, by path in the module)
-     * and everything else the JDK's image holds for it (resources, module-info without hashes).
+     * and everything else the JDK's image holds for it (resources, module-info without hashes),
+     * and {@code extra} files, in packages the module has.
      */
-    void addModule(FileSystem jrt, String module, Map<String, byte[]> classes) throws IOException {
+    void addModule(FileSystem jrt, String module, Map<String, byte[]> classes, Map<String, byte[]> extra) throws IOException {
         Path root = jrt.getPath("/modules", module);
         Path dst = modules.resolve(module);
         try (Stream<Path> s = Files.walk(root)) {
@@ -82,7 +92,9 @@ final class JdkImage {
                 }
             }
         }
-        for (Map.Entry<String, byte[]> c : classes.entrySet()) {
+        Map<String, byte[]> all = new java.util.HashMap<>(classes);
+        all.putAll(extra);
+        for (Map.Entry<String, byte[]> c : all.entrySet()) {
             Path t = dst.resolve(c.getKey());
             Files.createDirectories(t.getParent());
             Files.write(t, c.getValue());
@@ -107,33 +119,131 @@ final class JdkImage {
     }
 
     /**
-     * Links the modules, assembles the image under {@code out} from {@code javaHome}, and dumps its
-     * CDS archive. {@code agent} is the {@code -javaagent:} option that {@code bin/java} adds, and
-     * {@code finalOut} where the image will be used from.
+     * vbd's rewriting, for the image's java.base, from vbd's jar: the agent's classes that need no
+     * {@code java.lang.instrument}, the core with its resources, and ASM, each moved from
+     * {@code dev/vbd/} to {@link #RELOCATED}. Their own references move with them; the names they
+     * write into rewritten classes are strings and stay as they are.
      */
-    void link(Path javaHome, List<String> moduleNames, Path out, Path finalOut, String agent) throws IOException {
+    static Map<String, byte[]> relocatedRewriting(Path vbdJar) throws IOException {
+        Map<String, byte[]> out = new java.util.TreeMap<>();
+        Remapper move = new Remapper() {
+            @Override
+            public String map(String internalName) {
+                return internalName.startsWith("dev/vbd/") ? relocated(internalName) : internalName;
+            }
+        };
+        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(vbdJar.toFile())) {
+            for (java.util.zip.ZipEntry e : java.util.Collections.list(jar.entries())) {
+                String name = e.getName();
+                if (e.isDirectory() || !(name.startsWith("dev/vbd/agent/") || name.startsWith("dev/vbd/core/")
+                        || name.startsWith("dev/vbd/shaded/asm/"))) continue;
+                byte[] bytes;
+                try (java.io.InputStream in = jar.getInputStream(e)) {
+                    bytes = in.readAllBytes();
+                }
+                if (name.endsWith(".class")) {
+                    if (new String(bytes, StandardCharsets.ISO_8859_1).contains("java/lang/instrument/")) continue;
+                    ClassWriter w = new ClassWriter(0);
+                    new ClassReader(bytes).accept(new ClassRemapper(new AtLeastJava6(w), move), 0);
+                    bytes = w.toByteArray();
+                    name = relocated(name.substring(0, name.length() - ".class".length())) + ".class";
+                } else {
+                    // a resource a class reads by a name relative to its own package
+                    name = RELOCATED.substring(0, RELOCATED.lastIndexOf('/') + 1) + name.substring(name.lastIndexOf('/') + 1);
+                }
+                if (out.put(name, bytes) != null) throw new IOException("two of vbd's files relocate to " + name);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * ASM's own classes are Java 5 class files. The JDK's class data sharing treats those as old
+     * (their verifier is the old one) and does not link them when it archives them; a class of
+     * vbd's that overrides their methods then dispatched to the superclass's. Java 6 is the
+     * oldest version it links, and its verifier falls back to the old one when a method has no
+     * stack map frames, so the classes stay as they are otherwise.
+     */
+    private static final class AtLeastJava6 extends ClassVisitor {
+        AtLeastJava6(ClassVisitor next) {
+            super(Opcodes.ASM9, next);
+        }
+
+        @Override
+        public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+            int major = version & 0xFFFF;
+            super.visit(major < Opcodes.V1_6 ? Opcodes.V1_6 : version, access, name, signature, superName, interfaces);
+        }
+    }
+
+    private static String relocated(String internalName) {
+        return RELOCATED + internalName.substring("dev/vbd/".length()).replace('/', '_');
+    }
+
+    /** Links the modules, assembles the image under {@code out} from {@code javaHome}, and dumps its CDS archive. */
+    void link(Path javaHome, List<String> moduleNames, Path out) throws IOException {
         Path linked = work.resolve("linked");
         run(work.resolve("jlink.log"), javaHome.resolve("bin/jlink").toString(), "--module-path", modules.toString(),
                 "--add-modules", String.join(",", moduleNames), "--disable-plugin", "generate-jli-classes",
                 "--disable-plugin", "system-modules", "--output", linked.toString());
         copyHome(javaHome, out);
         Files.copy(linked.resolve("lib/modules"), out.resolve("lib/modules"), StandardCopyOption.REPLACE_EXISTING);
-        Path bin = out.resolve("bin");
-        Files.move(bin.resolve("java"), bin.resolve(LAUNCHER));
-        withoutGeneratedClasses(out.resolve("lib/classlist"));
-        run(work.resolve("cds.log"), bin.resolve(LAUNCHER).toString(), "-Xshare:dump");
-        Path script = bin.resolve("java");
-        String launcher = Shell.quote(finalOut.resolve("bin").resolve(LAUNCHER).toString());
-        String agentJar = agent.substring(0, agent.indexOf('=') < 0 ? agent.length() : agent.indexOf('='));
-        Files.writeString(script, "#!/bin/sh\n"
-                + "# The JDK's launcher, with vbd's agent: sequential consistency by default for every program.\n"
-                + "# A command line that names vbd's agent itself (with options of its own) keeps it.\n"
-                + "for a in \"$@\"; do\n"
-                + "  case \"$a\" in " + Shell.quote(agentJar) + "*) exec " + launcher + " \"$@\" ;; esac\n"
-                + "done\n"
-                + "exec " + launcher + " " + Shell.quote(agent) + " \"$@\"\n",
-                StandardCharsets.UTF_8);
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path java = out.resolve("bin").resolve(LAUNCHER);
+        Path classList = out.resolve("lib/classlist");
+        withoutGeneratedClasses(classList);
+        withTrainingClasses(java, classList);
+        run(work.resolve("cds.log"), java.toString(), "-Xshare:dump");
+    }
+
+    /**
+     * Adds to the class list the JDK classes the image's own rewriting loads, its own included: a
+     * small generated program, run once with the list of what it loads, makes every visitor run.
+     */
+    private void withTrainingClasses(Path java, Path classList) throws IOException {
+        Path dir = work.resolve("training");
+        Files.createDirectories(dir);
+        Files.write(dir.resolve(TRAINING + ".class"), trainingClass());
+        Path loaded = work.resolve("training.classlist");
+        run(work.resolve("training.log"), java.toString(), "-Xshare:off", "-XX:DumpLoadedClassList=" + loaded,
+                "-cp", dir.toString(), TRAINING);
+        Set<String> listed = new java.util.LinkedHashSet<>(Files.readAllLines(classList, StandardCharsets.UTF_8));
+        List<String> added = new ArrayList<>();
+        for (String line : Files.readAllLines(loaded, StandardCharsets.UTF_8)) {
+            if (line.isEmpty() || line.startsWith("@") || line.startsWith("#")) continue;
+            String name = line.split(" ", 2)[0];
+            if (!name.equals(TRAINING) && listed.add(name)) added.add(name);
+        }
+        if (added.stream().noneMatch(n -> n.startsWith(RELOCATED))) {
+            throw new IOException("the image's training run loaded none of vbd's classes (see " + work.resolve("training.log") + ")");
+        }
+        Files.write(classList, listed, StandardCharsets.UTF_8);
+    }
+
+    /** A program with a field, an array store and a bulk copy: every visitor of the rewrite runs on it. */
+    private static byte[] trainingClass() {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, TRAINING, null, "java/lang/Object", null);
+        cw.visitField(Opcodes.ACC_STATIC, "f", "[I", null, null).visitEnd();
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "main", "([Ljava/lang/String;)V", null, null);
+        mv.visitCode();
+        mv.visitInsn(Opcodes.ICONST_2);
+        mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_INT);
+        mv.visitFieldInsn(Opcodes.PUTSTATIC, TRAINING, "f", "[I");
+        mv.visitFieldInsn(Opcodes.GETSTATIC, TRAINING, "f", "[I");
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitInsn(Opcodes.IASTORE);
+        mv.visitFieldInsn(Opcodes.GETSTATIC, TRAINING, "f", "[I");
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitFieldInsn(Opcodes.GETSTATIC, TRAINING, "f", "[I");
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V", false);
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        return cw.toByteArray();
     }
 
     /**

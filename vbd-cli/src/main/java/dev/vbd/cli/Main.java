@@ -43,7 +43,10 @@ public final class Main {
               --cache DIR           where prepared JDKs live (default: $VBD_CACHE, $XDG_CACHE_HOME/vbd, ~/.cache/vbd)
               --skip-unrewritable   run on when a class (or a method, which would outgrow the JVM's code
                                     limit once fenced) cannot be rewritten; it is reported as uncovered
-              --strict              refuse to run when classes were loaded before vbd's agent started
+              --agent               rewrite with vbd's agent rather than the prepared image's own define
+                                    paths: classes that native code defines (JNI DefineClass) are covered
+                                    too, at a cost in start-up (verify, and a -Xbootclasspath/a, use it anyway)
+              --strict              with the agent, refuse to run when classes were loaded before it started
                                     (a custom system class loader): their fields cannot be made volatile
               --progress            show the JDK's preparation on stderr (run, jvm-args and verify show it
                                     only when stderr is a terminal; prepare always does)
@@ -80,7 +83,7 @@ public final class Main {
         }
         String verb = args.get(0);
         List<String> rest = args.subList(1, args.size());
-        List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--strict", "--quiet", "-q", "--progress");
+        List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--strict", "--agent", "--quiet", "-q", "--progress");
         switch (verb) {
             case "launch": {
                 Options o = Options.parse("run", rest, common);
@@ -165,9 +168,11 @@ public final class Main {
     }
 
     /**
-     * The full command for {@code java ARGS...}: the prepared runtime image's own launcher with vbd's
-     * agent, then the arguments; for a JDK without an image (no jlink), the user's launcher with the
-     * options {@link #jvmOptions} gives.
+     * The full command for {@code java ARGS...}: the prepared runtime image's own launcher, which
+     * rewrites every class itself, with vbd's options; vbd's agent in it when asked, for the
+     * verifier, and for a command line that puts classes on the boot class path (the JVM defines those itself, past
+     * the image's define paths); for a JDK without an image (no jlink), the user's launcher with
+     * the options {@link #jvmOptions} gives.
      */
     static List<String> launchCommand(Options o, Path verifyReport) throws UsageException, IOException {
         return launchCommand(o, o.javaWord(), o.command.subList(1, o.command.size()), verifyReport);
@@ -176,18 +181,33 @@ public final class Main {
     static List<String> launchCommand(Options o, String java, List<String> args, Path verifyReport)
             throws UsageException, IOException {
         Path prepared = prepared(o, Jdk.resolve(java));
-        String agent = agentOptions(o, prepared, verifyReport);
         List<String> cmd = new ArrayList<>();
         Path launcher = JdkCache.imageLauncher(prepared);
-        if (launcher != null) {
-            cmd.add(launcher.toString());
-            cmd.add(JdkCache.agentOption(prepared, agent));
-        } else {
+        if (launcher == null) {
             cmd.add(java);
-            cmd.addAll(JdkCache.jvmOptions(prepared, vbdJar(), agent, args));
+            cmd.addAll(JdkCache.jvmOptions(prepared, vbdJar(), agentOptions(o, prepared, verifyReport), args));
+        } else if (o.agent || verifyReport != null || bootClassPathAppended(args)) {
+            cmd.add(launcher.toString());
+            cmd.add(IMAGE_REWRITES_NOT);
+            cmd.add(JdkCache.agentOption(prepared, agentOptions(o, prepared, verifyReport)));
+        } else {
+            cmd.add(launcher.toString());
+            String options = new AgentOptions(o.relaxed, o.skipUnrewritable, null, null, false).format();
+            if (!options.isEmpty()) cmd.add("-D" + IMAGE_OPTIONS + "=" + options);
         }
         cmd.addAll(args);
         return cmd;
+    }
+
+    /** The image's own rewriting: its options, and the property that leaves the rewriting to vbd's agent. */
+    static final String IMAGE_OPTIONS = "vbd.options";
+    static final String IMAGE_REWRITES_NOT = "-Dvbd.rewrite=agent";
+
+    private static boolean bootClassPathAppended(List<String> javaArgs) {
+        for (String a : javaArgs) {
+            if (a.startsWith("-Xbootclasspath/a:")) return true;
+        }
+        return false;
     }
 
     /** The prepared JDK for these options (a relaxed config may need its own), preparing it on first use. */

@@ -11,6 +11,7 @@ final class Options {
     Path cache = JdkCache.defaultRoot();
     boolean skipUnrewritable;
     boolean strict;
+    boolean agent;
     boolean quiet;
     boolean progress;
     Path json;
@@ -60,6 +61,7 @@ final class Options {
                 case "--all" -> o.all = true;
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;
                 case "--strict" -> o.strict = true;
+                case "--agent" -> o.agent = true;
                 case "--quiet", "-q" -> o.quiet = true;
                 case "--progress" -> o.progress = true;
                 default -> throw new UsageException("unknown option '" + a + "'");

@@ -1,6 +1,5 @@
 package dev.vbd.cli;
 
-import dev.vbd.agent.AgentOptions;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
@@ -31,8 +30,8 @@ import java.util.stream.Stream;
  * {@code --patch-module} ({@code bin/vbd jvm-args}), and links them into a runtime image of their
  * own ({@link JdkImage}; {@code bin/vbd run} and {@code java-home}) when the JDK has jlink. Runs
  * inside the target JDK itself, so it reads exactly the image that will run. Usage:
- * {@code PrepareJdk OUT_DIR FINAL_DIR [RELAXED_FILE]}: the entry is written to {@code OUT_DIR} and
- * will be used from {@code FINAL_DIR}, the path the image's launcher names.
+ * {@code PrepareJdk OUT_DIR [RELAXED_FILE]}: the entry is written to {@code OUT_DIR}, and may be
+ * moved from there (nothing in it names its own path).
  */
 public final class PrepareJdk {
     /**
@@ -62,23 +61,23 @@ public final class PrepareJdk {
 
     /** vbd's runtime, patched into java.base beside the rewritten classes. */
     static final List<String> RUNTIME_CLASSES = List.of(
-            "java/util/concurrent/atomic/VbdRuntime.class", "java/util/concurrent/atomic/VbdFieldModifiers.class",
+            "java/util/concurrent/atomic/VbdRuntime.class", "java/util/concurrent/atomic/VbdRuntime$ClassDefinitions.class",
+            "java/util/concurrent/atomic/VbdFieldModifiers.class",
             "jdk/internal/misc/VbdFences.class",
-            "java/lang/VbdHiddenClasses.class", "java/lang/invoke/VbdMethodHandles.class",
+            "java/lang/VbdDefineClass.class", "java/lang/invoke/VbdMethodHandles.class",
             "jdk/internal/loader/VbdClassPath.class");
 
-    /** vbd's jar, copied into the entry: the image's launcher names it, so it lives as long as the image. */
+    /** vbd's jar, copied into the entry: the agent for the verifier and for patched modules, as long as the entry lives. */
     static final String AGENT_JAR = "agent.jar";
 
     private PrepareJdk() {}
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args[0]);
-        Path finalDir = Path.of(args[1]);
         RelaxedConfig config = RelaxedConfig.empty();
-        if (args.length > 2) {
+        if (args.length > 1) {
             try {
-                config = RelaxedConfig.load(Path.of(args[2]));
+                config = RelaxedConfig.load(Path.of(args[1]));
             } catch (RelaxedConfigException e) {
                 System.err.println("vbd: bad relaxed config: " + e.getMessage());
                 System.exit(2);
@@ -120,6 +119,8 @@ public final class PrepareJdk {
         Files.createDirectories(patch);
         Path javaHome = Path.of(System.getProperty("java.home"));
         JdkImage image = JdkImage.linkable(javaHome) ? new JdkImage(out.resolve("image-build")) : null;
+        Path vbdJar = Path.of(PrepareJdk.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Map<String, byte[]> rewriting = image == null ? Map.of() : JdkImage.relocatedRewriting(vbdJar);
         AtomicInteger done = new AtomicInteger();
         AtomicInteger rewritten = new AtomicInteger();
         Map<String, String> failures = new ConcurrentHashMap<>();
@@ -160,7 +161,7 @@ public final class PrepareJdk {
                 }
             }
             writeJar(patch.resolve(module + ".jar"), entries);
-            if (image != null) image.addModule(jrt, module, entries);
+            if (image != null) image.addModule(jrt, module, entries, module.equals("java.base") ? rewriting : Map.of());
             System.err.printf("vbd:   [%2d/%d] %-28s %6d classes  (%d%% done)%n", moduleNo, byModule.size(), module,
                     e.getValue().size(), done.get() * 100 / Math.max(1, total));
         }
@@ -173,11 +174,8 @@ public final class PrepareJdk {
         Files.write(out.resolve("boot-modules.txt"), boot, StandardCharsets.UTF_8);
         if (image != null) {
             System.err.printf("vbd: linking the rewritten modules into a runtime image, with its class data sharing archive%n");
-            Path agentJar = out.resolve(AGENT_JAR);
-            Files.copy(Path.of(PrepareJdk.class.getProtectionDomain().getCodeSource().getLocation().toURI()), agentJar);
-            String agent = "-javaagent:" + finalDir.resolve(AGENT_JAR) + "="
-                    + new AgentOptions(null, false, null, finalDir, false).format();
-            image.link(javaHome, moduleNames, out.resolve(JdkImage.IMAGE), finalDir.resolve(JdkImage.IMAGE), agent);
+            Files.copy(vbdJar, out.resolve(AGENT_JAR));
+            image.link(javaHome, moduleNames, out.resolve(JdkImage.IMAGE));
             JdkCache.deleteTree(out.resolve("image-build"));
         } else {
             System.err.printf("vbd: %s has no jlink: no runtime image, programs run with patched modules%n", javaHome);

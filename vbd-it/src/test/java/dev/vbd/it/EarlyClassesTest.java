@@ -24,10 +24,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Classes the JVM defines before vbd's agent starts: a custom system class loader
  * ({@code -Djava.system.class.loader}) and a helper its initialisation touches (program
- * {@code sysloader}). The run must start whether or not the loader supports agents
- * ({@code appendToClassPathForInstrumentation}), say once which classes came early, keep store
- * buffering on their plain fields and arrays away, refuse under {@code --strict}, and the
- * verifier must list them.
+ * {@code sysloader}). With the agent ({@code run --agent}, {@code verify}) the run must start
+ * whether or not the loader supports agents ({@code appendToClassPathForInstrumentation}), say once
+ * which classes came early, keep store buffering on their plain fields and arrays away, refuse
+ * under {@code --strict}, and the verifier must list them. The prepared runtime image rewrites
+ * from java.base's define paths, which the system class loader's own classes pass too: under
+ * plain {@code run} no class comes early.
  */
 class EarlyClassesTest {
     static final long TRIALS = 400_000;
@@ -45,26 +47,46 @@ class EarlyClassesTest {
     void storeBufferingOnEarlyClassesNeverShowsTheForbiddenOutcome(int jdk) {
         Jvm jvm = Jvms.require(jdk);
         for (String loader : LOADERS) {
-            List<String> args = new ArrayList<>(List.of(String.valueOf(TRIALS)));
-            args.addAll(SHAPES);
-            Outcome o = program().on(jvm, args.toArray(String[]::new))
-                    .jvmOptions("-Djava.system.class.loader=" + loader).vbd().requireExit(0);
-            assertTrue(o.stdout().contains("loader=" + loader + "\n"), o.describe());
-            int seen = 0;
-            Matcher m = LINE.matcher(o.stdout());
-            while (m.find()) {
-                seen++;
-                String shape = m.group(1);
-                long trials = Long.parseLong(m.group(2)), forbidden = Long.parseLong(m.group(3));
-                assertTrue(trials >= TRIALS, shape + ": only " + trials + " trials");
-                assertEquals(0, forbidden, () -> loader + ", " + shape + ": r1=0,r2=0 seen " + forbidden
-                        + " times under vbd on " + jvm + "; sequential consistency forbids it\n" + o.describe());
-            }
-            assertEquals(SHAPES.size(), seen, o.describe());
+            Outcome o = storeBuffering(program().on(jvm, args()).jvmOptions("-Djava.system.class.loader=" + loader).agent().vbd(),
+                    loader, jvm);
             assertEquals(1, count(o.stderr(), EARLY), "said once\n" + o.describe());
             assertTrue(o.stderr().contains("SbLoader") && o.stderr().contains("Helper")
                     && o.stderr().contains("--strict"), o.describe());
         }
+    }
+
+    /** The runtime image's own rewriting: the loader and its helper are rewritten as they are defined. */
+    @OnEachJdk
+    void theImageRewritesTheSystemClassLoaderToo(int jdk) {
+        Jvm jvm = Jvms.require(jdk);
+        for (String loader : LOADERS) {
+            Outcome o = storeBuffering(program().on(jvm, args()).jvmOptions("-Djava.system.class.loader=" + loader).vbd(),
+                    loader, jvm);
+            assertEquals(0, count(o.stderr(), EARLY), "nothing came early\n" + o.describe());
+        }
+    }
+
+    private static String[] args() {
+        List<String> args = new ArrayList<>(List.of(String.valueOf(TRIALS)));
+        args.addAll(SHAPES);
+        return args.toArray(String[]::new);
+    }
+
+    private static Outcome storeBuffering(Outcome o, String loader, Jvm jvm) {
+        o.requireExit(0);
+        assertTrue(o.stdout().contains("loader=" + loader + "\n"), o.describe());
+        int seen = 0;
+        Matcher m = LINE.matcher(o.stdout());
+        while (m.find()) {
+            seen++;
+            String shape = m.group(1);
+            long trials = Long.parseLong(m.group(2)), forbidden = Long.parseLong(m.group(3));
+            assertTrue(trials >= TRIALS, shape + ": only " + trials + " trials");
+            assertEquals(0, forbidden, () -> loader + ", " + shape + ": r1=0,r2=0 seen " + forbidden
+                    + " times under vbd on " + jvm + "; sequential consistency forbids it\n" + o.describe());
+        }
+        assertEquals(SHAPES.size(), seen, o.describe());
+        return o;
     }
 
     /** What stock Java shows with the same program: printed, not asserted (a busy machine may hide it). */
@@ -80,24 +102,32 @@ class EarlyClassesTest {
     }
 
     /**
-     * Reflection shows every field as declared, the early class's (which the JVM runs as compiled)
-     * and the later class's (which the JVM runs volatile) alike: as on stock Java.
+     * Reflection shows every field as declared, the early class's (which, with the agent, the JVM
+     * runs as compiled) and the later class's (which the JVM runs volatile) alike: as on stock Java.
      */
     @OnEachJdk
     void reflectionSeesEveryFieldAsDeclared(int jdk) {
         Jvm jvm = Jvms.require(jdk);
-        Outcome o = program().on(jvm, "reflect").jvmOptions("-Djava.system.class.loader=SbLoader").vbd().requireExit(0);
-        assertTrue(o.stdout().contains("reflect Helper.x volatile=false Main.mainField volatile=false"), o.describe());
+        for (boolean agent : List.of(true, false)) {
+            var launch = program().on(jvm, "reflect").jvmOptions("-Djava.system.class.loader=SbLoader");
+            Outcome o = (agent ? launch.agent() : launch).vbd().requireExit(0);
+            assertTrue(o.stdout().contains("reflect Helper.x volatile=false Main.mainField volatile=false"), o.describe());
+        }
     }
 
     @OnEachJdk
     void strictRefusesToRunThem(int jdk) throws Exception {
         Jvm jvm = Jvms.require(jdk);
-        Result r = vbd("run", "--strict", "--", jvm.launcher().toString(), "-Djava.system.class.loader=SbLoader",
+        Result r = vbd("run", "--agent", "--strict", "--", jvm.launcher().toString(), "-Djava.system.class.loader=SbLoader",
                 "-cp", program().classPath(), "Main", "reflect");
         assertEquals(125, r.status(), r.out() + r.err());
         assertTrue(r.err().contains("vbd: error: ") && r.err().contains(EARLY) && r.err().contains("SbLoader"), r.err());
         assertTrue(!r.out().contains("reflect "), "the program did not run: " + r.out());
+        // the image leaves nothing early to refuse
+        Result image = vbd("run", "--strict", "--", jvm.launcher().toString(), "-Djava.system.class.loader=SbLoader",
+                "-cp", program().classPath(), "Main", "reflect");
+        assertEquals(0, image.status(), image.out() + image.err());
+        assertTrue(image.out().contains("reflect ") && !image.err().contains(EARLY), image.out() + image.err());
     }
 
     @OnEachJdk

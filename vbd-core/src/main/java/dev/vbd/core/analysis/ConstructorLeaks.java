@@ -50,9 +50,9 @@ public final class ConstructorLeaks {
         ClassNode cn = new ClassNode();
         new ClassReader(classBytes).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         Set<String> finals = new HashSet<>();
-        cn.fields.forEach(f -> {
+        for (org.objectweb.asm.tree.FieldNode f : cn.fields) {
             if ((f.access & Opcodes.ACC_FINAL) != 0 && (f.access & Opcodes.ACC_STATIC) == 0) finals.add(f.name);
-        });
+        }
         Set<String> unsafe = new HashSet<>();
         if (finals.isEmpty()) return unsafe;
         for (MethodNode m : cn.methods) {

@@ -1,45 +1,86 @@
 package dev.vbd.core.policy;
 
-import java.util.regex.Pattern;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A glob over dotted Java names: {@code *} matches within one name segment (no dot),
- * {@code **} matches across segments. Everything else is literal ({@code $} included,
- * so nested classes are written as the JVM names them: {@code Outer$Inner}).
+ * {@code **} matches across segments, and {@code p.**} is the package {@code p} itself and
+ * everything below it. Everything else is literal ({@code $} included, so nested classes are
+ * written as the JVM names them: {@code Outer$Inner}).
+ *
+ * <p>Matched by hand rather than by a regular expression: the rewrite asks for every class,
+ * method and field it sees, and in a runtime image it does so before {@code main}, where the
+ * regular-expression machinery would cost the program's start its own bootstrap.
  */
 final class NamePattern {
-    private final String text;
-    private final Pattern regex;
+    private enum Kind { LITERAL, SEGMENT, ANY, OPTIONAL_SUBNAMES }
 
-    private NamePattern(String text, Pattern regex) {
+    private record Part(Kind kind, String literal) {}
+
+    private final String text;
+    private final Part[] parts;
+
+    private NamePattern(String text, Part[] parts) {
         this.text = text;
-        this.regex = regex;
+        this.parts = parts;
     }
 
     static NamePattern compile(String glob) {
-        StringBuilder re = new StringBuilder();
+        List<Part> parts = new ArrayList<>();
+        StringBuilder literal = new StringBuilder();
         for (int i = 0; i < glob.length(); i++) {
             char c = glob.charAt(i);
+            Kind wild = null;
             if (c == '.' && glob.startsWith("**", i + 1)) {
-                // "p.**" is the package p itself and everything below it: zero or more segments
-                re.append("(?:\\..*)?");
+                wild = Kind.OPTIONAL_SUBNAMES;
                 i += 2;
+            } else if (c == '*' && i + 1 < glob.length() && glob.charAt(i + 1) == '*') {
+                wild = Kind.ANY;
+                i++;
             } else if (c == '*') {
-                if (i + 1 < glob.length() && glob.charAt(i + 1) == '*') {
-                    re.append(".*");
-                    i++;
-                } else {
-                    re.append("[^.]*");
-                }
-            } else {
-                re.append(Pattern.quote(String.valueOf(c)));
+                wild = Kind.SEGMENT;
             }
+            if (wild == null) {
+                literal.append(c);
+                continue;
+            }
+            if (literal.length() > 0) parts.add(new Part(Kind.LITERAL, literal.toString()));
+            literal.setLength(0);
+            parts.add(new Part(wild, null));
         }
-        return new NamePattern(glob, Pattern.compile(re.toString()));
+        if (literal.length() > 0) parts.add(new Part(Kind.LITERAL, literal.toString()));
+        return new NamePattern(glob, parts.toArray(new Part[0]));
     }
 
     boolean matches(String dottedName) {
-        return regex.matcher(dottedName).matches();
+        return matches(0, dottedName, 0);
+    }
+
+    private boolean matches(int part, String s, int at) {
+        if (part == parts.length) return at == s.length();
+        Part p = parts[part];
+        switch (p.kind) {
+            case LITERAL:
+                return s.startsWith(p.literal, at) && matches(part + 1, s, at + p.literal.length());
+            case SEGMENT:
+                for (int end = at; ; end++) {
+                    if (matches(part + 1, s, end)) return true;
+                    if (end == s.length() || s.charAt(end) == '.') return false;
+                }
+            case ANY:
+                for (int end = at; end <= s.length(); end++) {
+                    if (matches(part + 1, s, end)) return true;
+                }
+                return false;
+            default: // OPTIONAL_SUBNAMES: nothing, or a dot and anything
+                if (matches(part + 1, s, at)) return true;
+                if (at == s.length() || s.charAt(at) != '.') return false;
+                for (int end = at + 1; end <= s.length(); end++) {
+                    if (matches(part + 1, s, end)) return true;
+                }
+                return false;
+        }
     }
 
     @Override

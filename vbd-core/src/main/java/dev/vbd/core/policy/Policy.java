@@ -1,8 +1,5 @@
 package dev.vbd.core.policy;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
@@ -16,8 +13,8 @@ public final class Policy {
     private static final List<String> EXCLUDED_PREFIXES = List.of(
             "dev/vbd/core/", "dev/vbd/agent/", "dev/vbd/cli/", "dev/vbd/shaded/",
             "java/util/concurrent/atomic/VbdRuntime", "java/util/concurrent/atomic/VbdFieldModifiers",
-            "jdk/internal/misc/VbdFences", "jdk/internal/loader/VbdClassPath",
-            "java/lang/VbdHiddenClasses", "java/lang/invoke/VbdMethodHandles",
+            "jdk/internal/misc/Vbd", "jdk/internal/loader/VbdClassPath",
+            "java/lang/VbdDefineClass", "java/lang/invoke/VbdMethodHandles",
             "org/openjdk/jmh/infra/Blackhole");
 
     /**
@@ -42,14 +39,34 @@ public final class Policy {
         return new Policy(RelaxedConfig.empty());
     }
 
+    /**
+     * The relaxed scopes vbd always applies to the JDK, in the config file's syntax. A constant
+     * rather than a resource: a runtime image reads it before {@code main}, where reading a
+     * resource would open the image's module reader for nothing else.
+     */
+    static final String JDK_BUILTIN = """
+            # Relaxed scopes vbd always applies to the JDK. They are part of the mechanism, not a tuning:
+            # the plain access modes of jdk.internal.misc.Unsafe and VarHandle must stay plain inside their
+            # own implementations, because every call site that asks for a plain mode is rewritten to the
+            # volatile mode instead, and relaxed code reaches plain accesses through them.
+            # sun.misc.Unsafe is not among them: it only delegates to jdk.internal.misc.Unsafe, and its
+            # rewritten body is what method references, method handles and reflection on it reach.
+            class jdk.internal.misc.Unsafe
+            class java.lang.invoke.VarHandle*
+            class java.lang.invoke.VarForm
+            class java.lang.invoke.VarHandles
+
+            # Bulk operations: their bodies are fenced as a whole on entry and exit (the paper's memcpy
+            # rule), so the element accesses inside carry no order among themselves.
+            method java.util.Arrays#fill
+            method java.util.Arrays#copyOf
+            method java.util.Arrays#copyOfRange
+            """;
+
     private static RelaxedConfig loadBuiltin() {
-        try (InputStream in = Policy.class.getResourceAsStream("jdk-builtin.relaxed")) {
-            if (in == null) {
-                throw new IllegalStateException("jdk-builtin.relaxed missing from the vbd jar");
-            }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return RelaxedConfig.parse("jdk-builtin.relaxed", Arrays.asList(text.split("\n")));
-        } catch (IOException | RelaxedConfigException e) {
+        try {
+            return RelaxedConfig.parse("vbd's built-in JDK scopes", Arrays.asList(JDK_BUILTIN.split("\n")));
+        } catch (RelaxedConfigException e) {
             throw new IllegalStateException("built-in relaxed scopes unreadable: " + e.getMessage(), e);
         }
     }

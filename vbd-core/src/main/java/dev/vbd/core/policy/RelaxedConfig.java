@@ -74,7 +74,7 @@ public final class RelaxedConfig {
     }
 
     private static Rule parseRule(String file, int lineNo, String line) throws RelaxedConfigException {
-        String[] parts = line.split("\\s+");
+        String[] parts = words(line);
         if (parts.length != 2) {
             throw new RelaxedConfigException(file, lineNo,
                     "expected '<class|method|field|package> <pattern>', got '" + line + "'");
@@ -121,7 +121,7 @@ public final class RelaxedConfig {
             throw new RelaxedConfigException(file, lineNo, "field rule cannot have a descriptor: '" + target + "'");
         }
         checkName(file, lineNo, owner, "class name");
-        if (member.isEmpty() || !member.chars().allMatch(c -> c == '*' || c == '<' || c == '>' || Character.isJavaIdentifierPart(c))) {
+        if (member.isEmpty() || !allNameChars(member, "*<>")) {
             throw new RelaxedConfigException(file, lineNo, "bad member name '" + member + "'");
         }
         return new Rule(kind, NamePattern.compile(owner), NamePattern.compile(member), descriptor, file + ":" + lineNo);
@@ -132,21 +132,57 @@ public final class RelaxedConfig {
             throw new RelaxedConfigException(file, lineNo, "bad " + what + " '" + name + "' (use dotted names, e.g. com.example.Foo)");
         }
         for (String seg : name.split("\\.")) {
-            if (!seg.chars().allMatch(c -> c == '*' || c == '$' || Character.isJavaIdentifierPart(c))) {
+            if (!allNameChars(seg, "*$")) {
                 throw new RelaxedConfigException(file, lineNo, "bad " + what + " '" + name + "'");
             }
         }
     }
 
-    private static boolean validMethodDescriptor(String d) {
-        try {
-            org.objectweb.asm.Type.getArgumentTypes(d);
-            org.objectweb.asm.Type.getReturnType(d);
-            return d.startsWith("(") && d.indexOf(')') > 0
-                    && d.matches("\\((\\[*([ZBCSIJFD]|L[^;]+;))*\\)(\\[*([ZBCSIJFD]|L[^;]+;)|V)");
-        } catch (RuntimeException e) {
-            return false;
+    /** The words of a line, split at runs of whitespace (the line is stripped). */
+    private static String[] words(String line) {
+        List<String> words = new ArrayList<>();
+        int i = 0;
+        while (i < line.length()) {
+            int start = i;
+            while (i < line.length() && !Character.isWhitespace(line.charAt(i))) i++;
+            words.add(line.substring(start, i));
+            while (i < line.length() && Character.isWhitespace(line.charAt(i))) i++;
         }
+        return words.toArray(new String[0]);
+    }
+
+    /** Whether every character of {@code s} may stand in a Java name, or is one of {@code extra}. */
+    private static boolean allNameChars(String s, String extra) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (extra.indexOf(c) < 0 && !Character.isJavaIdentifierPart(c)) return false;
+        }
+        return true;
+    }
+
+    /** A method descriptor in the JVM's form: {@code (} field types {@code )} a field type or {@code V}. */
+    private static boolean validMethodDescriptor(String d) {
+        if (!d.startsWith("(")) return false;
+        int at = 1;
+        while (at < d.length() && d.charAt(at) != ')') {
+            at = fieldTypeEnd(d, at);
+            if (at < 0) return false;
+        }
+        if (at >= d.length()) return false;
+        at++;
+        if (d.length() == at + 1 && d.charAt(at) == 'V') return true;
+        return fieldTypeEnd(d, at) == d.length();
+    }
+
+    /** Where the field type starting at {@code at} ends, or -1 if none starts there. */
+    private static int fieldTypeEnd(String d, int at) {
+        while (at < d.length() && d.charAt(at) == '[') at++;
+        if (at >= d.length()) return -1;
+        char c = d.charAt(at);
+        if ("ZBCSIJFD".indexOf(c) >= 0) return at + 1;
+        if (c != 'L') return -1;
+        int semi = d.indexOf(';', at);
+        return semi > at + 1 ? semi + 1 : -1;
     }
 
     /** Dotted class name, e.g. {@code java.util.HashMap}. */

@@ -77,22 +77,43 @@ class JdkPatchesTest {
     }
 
     @Test
-    void theJdksOneDefinePathCallsVbdFirst() {
-        String call = "INVOKESTATIC java/lang/ClassLoader.defineClass0";
-        String hook = "INVOKESTATIC java/lang/VbdHiddenClasses.defineClass0";
+    void theJdksDefinePathsCallVbdFirst() {
+        String hiddenCall = "INVOKESTATIC java/lang/ClassLoader.defineClass0";
+        String hiddenHook = "INVOKESTATIC java/lang/VbdDefineClass.defineClass0";
         int found = 0;
         // JDK 17 implements JavaLangAccess in System$2, later JDKs in System$1
         for (String name : List.of("java/lang/System$1", "java/lang/System$2")) {
             byte[] before = JDK.find(name);
             if (before == null) continue;
             String was = String.join("\n", Bytecode.all(before));
-            if (!was.contains(call)) continue;
+            if (!was.contains(hiddenCall)) continue;
             String now = String.join("\n", Bytecode.all(prepared(name)));
-            assertTrue(now.contains(hook), name);
-            assertTrue(!now.contains(call), name);
+            assertTrue(now.contains(hiddenHook), name);
+            assertTrue(!now.contains(hiddenCall), name);
             found++;
         }
         assertEquals(1, found, "one class calls defineClass0");
+        // a class loader's defineClass, from an array or from a buffer
+        String was = String.join("\n", Bytecode.all(JDK.find("java/lang/ClassLoader")));
+        String now = String.join("\n", Bytecode.all(prepared("java/lang/ClassLoader")));
+        for (String n : List.of("defineClass1", "defineClass2")) {
+            assertTrue(was.contains("INVOKESTATIC java/lang/ClassLoader." + n), n);
+            assertTrue(!now.contains("INVOKESTATIC java/lang/ClassLoader." + n), n);
+            assertTrue(now.contains("INVOKESTATIC java/lang/VbdDefineClass." + n), n);
+        }
+    }
+
+    @Test
+    void theEndOfStartUpAsksWhetherTheImageRewrites() {
+        List<String> code = code(Bytecode.method(prepared("java/lang/System"), "initPhase3()V"));
+        int returns = 0;
+        for (int i = 0; i < code.size(); i++) {
+            if (!code.get(i).equals("RETURN")) continue;
+            returns++;
+            assertEquals("INVOKESTATIC java/util/concurrent/atomic/VbdRuntime.rewritesDefinedClasses ()Z", code.get(i - 2));
+            assertEquals("POP", code.get(i - 1));
+        }
+        assertTrue(returns > 0, String.join("\n", code));
     }
 
     @Test

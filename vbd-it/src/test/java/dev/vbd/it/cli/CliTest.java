@@ -162,13 +162,47 @@ class CliTest {
         Process p = new ProcessBuilder(image.resolve("bin/java").toString(), "-cp", dir.toString(), "Home").start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), out + new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-        assertEquals(image + "\nVbdRuntime\ntrue\n", out);
+        // the image rewrites by itself: no agent
+        assertEquals(image + "\nVbdRuntime\nfalse\n", out);
         Result run = vbd("run", "--", "java", "-cp", dir.toString(), "Home");
         assertEquals(0, run.status(), run.err());
-        assertEquals(image + "\nVbdRuntime\ntrue\n", run.out());
+        assertEquals(image + "\nVbdRuntime\nfalse\n", run.out());
+        Result agent = vbd("run", "--agent", "--", "java", "-cp", dir.toString(), "Home");
+        assertEquals(0, agent.status(), agent.err());
+        assertEquals(image + "\nVbdRuntime\ntrue\n", agent.out());
         Result bad = vbd("java-home", "--relaxed", "x", "--", "java");
         assertEquals(2, bad.status());
         assertTrue(bad.err().contains("'vbd java-home' does not take option '--relaxed'"), bad.err());
+    }
+
+    /**
+     * The JVM defines the boot class path's classes itself, past the image's define paths: the
+     * image's java refuses such a command line, naming {@code vbd run}, which gives it the agent.
+     */
+    @Test
+    void theImageRefusesTheBootClassPathAndRunGivesItTheAgent() throws Exception {
+        Result home = vbd("java-home", "--", "java");
+        assertEquals(0, home.status(), home.err());
+        Path image = Path.of(home.out().trim());
+        Files.writeString(tmp.resolve("Boot.java"), """
+                public class Boot {
+                    public static void main(String[] args) {
+                        System.out.println("loader=" + Boot.class.getClassLoader() + " agent="
+                                + java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().toString().contains("-javaagent:"));
+                    }
+                }
+                """);
+        Path dir = tmp.resolve("boot-classes");
+        Files.createDirectories(dir);
+        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", dir.toString(), tmp.resolve("Boot.java").toString()));
+        Process p = new ProcessBuilder(image.resolve("bin/java").toString(), "-Xbootclasspath/a:" + dir, "Boot").start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(2, p.waitFor(), out + err);
+        assertTrue(err.contains("-Xbootclasspath/a") && err.contains("vbd run") && out.isEmpty(), out + err);
+        Result run = vbd("run", "--", "java", "-Xbootclasspath/a:" + dir, "Boot");
+        assertEquals(0, run.status(), run.err());
+        assertEquals("loader=null agent=true\n", run.out());
     }
 
     @Test

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One way of starting a program: {@link #stock()} is {@code <java> -cp DIR Main args};
- * {@link #vbd()} is {@code <repo>/bin/vbd run [--relaxed FILE] -- <java> -cp DIR Main args}.
+ * {@link #vbd()} is {@code <repo>/bin/vbd run [--agent] [--relaxed FILE] -- <java> -cp DIR Main args}.
  * Output goes to files under {@code vbd-it/target/it-runs/} (kept for a look after a failure)
  * and is read back as UTF-8.
  */
@@ -34,6 +34,7 @@ public final class Launch {
     private byte[] stdin;
     private Duration timeout = DEFAULT_TIMEOUT;
     private Path relaxedConfig;
+    private boolean agent;
     private final List<String> jvmOptions = new ArrayList<>();
 
     Launch(Program program, Jvm jvm, String[] args) {
@@ -60,6 +61,12 @@ public final class Launch {
         return this;
     }
 
+    /** {@code vbd run --agent}: vbd's agent rewrites, rather than the prepared image's define paths. */
+    public Launch agent() {
+        this.agent = true;
+        return this;
+    }
+
     /** Extra JVM options, for both stock and vbd runs. */
     public Launch jvmOptions(String... options) {
         jvmOptions.addAll(List.of(options));
@@ -76,6 +83,7 @@ public final class Launch {
     public Outcome vbd() {
         prepare(jvm, relaxedConfig);
         List<String> cmd = new ArrayList<>(vbdPrefix("run"));
+        if (agent) cmd.add("--agent");
         if (relaxedConfig != null) {
             cmd.add("--relaxed");
             cmd.add(relaxedConfig.toString());
@@ -83,7 +91,7 @@ public final class Launch {
         cmd.add("--");
         cmd.add(jvm.launcher().toString());
         cmd.addAll(javaArgs());
-        return execute(relaxedConfig == null ? "vbd" : "vbd --relaxed", cmd, timeout);
+        return execute((agent ? "vbd --agent" : "vbd") + (relaxedConfig == null ? "" : " --relaxed"), cmd, timeout);
     }
 
     private List<String> javaArgs() {

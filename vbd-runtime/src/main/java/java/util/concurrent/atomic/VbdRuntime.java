@@ -249,11 +249,98 @@ public final class VbdRuntime {
         }
     }
 
-    /** Called by the JDK's one native define path for every hidden class (see {@code java.lang.VbdHiddenClasses}). */
+    /** Called by the JDK's one native define path for every hidden class (see {@code java.lang.VbdDefineClass}). */
     public static byte[] rewriteHidden(Class<?> lookup, byte[] bytes) {
         BiFunction<Class<?>, byte[], byte[]> r = hiddenClassRewriter;
         if (r == null) return null; // JVM start-up: the JDK's own, before any program code
         return r.apply(lookup, bytes);
+    }
+
+    /** The rewrite of a class defined from bytes by a class loader: the class file to define instead, or null. */
+    public interface ClassDefinitions {
+        byte[] rewrite(ClassLoader loader, String name, byte[] bytes);
+    }
+
+    /**
+     * vbd's own rewriting in a prepared runtime image: linked into its java.base, relocated, and
+     * absent from patched modules, where vbd's agent rewrites instead.
+     */
+    private static final String IMAGE_REWRITING = "jdk.internal.misc.Vbd_agent_ImageRewriting";
+    /** {@code -Dvbd.rewrite=agent}: vbd's agent rewrites; {@code none}: nothing does (a harness's own JVM). */
+    private static final String REWRITE_PROPERTY = "vbd.rewrite";
+
+    private static volatile ClassDefinitions classDefinitions;
+    /** 1: this image rewrites the classes defined in it; -1: it does not; 0: not known yet. */
+    private static volatile int imageRewrites;
+    private static boolean starting;
+
+    /** Installs the image's rewrite of defined classes (see {@link #IMAGE_REWRITING}); only the first call takes effect. */
+    public static boolean classDefinitions(ClassDefinitions rewriter) {
+        synchronized (VbdRuntime.class) {
+            if (classDefinitions != null) return false;
+            classDefinitions = rewriter;
+            return true;
+        }
+    }
+
+    /** Whether {@link #rewriteDefined} may return another class file. */
+    public static boolean rewritesDefinedClasses() {
+        int s = imageRewrites;
+        return (s == 0 ? decide() : s) > 0;
+    }
+
+    /**
+     * Called by the JDK's native define paths for every class a class loader or a lookup defines
+     * from bytes (see {@code java.lang.VbdDefineClass}): the class file to define instead, or null.
+     */
+    public static byte[] rewriteDefined(ClassLoader loader, String name, byte[] b, int off, int len) {
+        if (!rewritesDefinedClasses()) return null;
+        ClassDefinitions d = classDefinitions;
+        if (d == null) return null;
+        return d.rewrite(loader, name, off == 0 && len == b.length ? b : java.util.Arrays.copyOfRange(b, off, off + len));
+    }
+
+    /**
+     * Decides, on the first class defined once the module system is up, whether this JVM's
+     * java.base rewrites: in a prepared image it starts vbd's rewriting here, before any class of
+     * the program (a custom system class loader included) is defined. Until the module system is
+     * up only the JDK's own classes are defined, which the image holds rewritten already.
+     */
+    private static int decide() {
+        if (jdk.internal.misc.VM.initLevel() < 2) return 0;
+        synchronized (VbdRuntime.class) {
+            if (imageRewrites != 0 || starting) return imageRewrites;
+            starting = true;
+            try {
+                imageRewrites = startImageRewriting();
+            } finally {
+                starting = false;
+            }
+            return imageRewrites;
+        }
+    }
+
+    private static int startImageRewriting() {
+        String mode = jdk.internal.misc.VM.getSavedProperty(REWRITE_PROPERTY);
+        if ("agent".equals(mode) || "none".equals(mode)) return -1;
+        if (mode != null) fatal("-D" + REWRITE_PROPERTY + "=" + mode + " is neither 'agent' nor 'none'");
+        try {
+            Class.forName(IMAGE_REWRITING, true, null);
+        } catch (ClassNotFoundException e) {
+            return -1; // patched modules: vbd's agent rewrites
+        }
+        String bootAppend = jdk.internal.misc.VM.getSavedProperty("jdk.boot.class.path.append");
+        if (bootAppend != null && !bootAppend.isEmpty()) {
+            fatal("classes on -Xbootclasspath/a are defined by the JVM itself, past this Java home's rewriting;"
+                    + " run the program through 'vbd run', which gives such a command line vbd's agent");
+        }
+        return classDefinitions != null ? 1 : -1;
+    }
+
+    private static void fatal(String message) {
+        System.err.println("vbd: " + message);
+        System.err.flush();
+        Runtime.getRuntime().halt(2);
     }
 
     /**

@@ -9,8 +9,8 @@ import org.objectweb.asm.Opcodes;
  * where every path to an operation goes through, rather than at the call sites vbd rewrites, and
  * that show programs the field modifiers they declared while the JVM keeps vbd's:
  * <ul>
- * <li>{@link HiddenClassDefinePatch}: hidden classes, which the JVM never shows to agents, pass
- *     through vbd's rewriter on their way to the JVM;</li>
+ * <li>{@link DefineClassPatch}: every class defined from bytes, hidden classes included (the JVM never
+ *     shows those to agents), passes through vbd's rewriter on its way to the JVM;</li>
  * <li>{@link MethodHandleTwinPatch} and {@link ReflectionTwinPatch}: method handles and reflection
  *     reach native operations that have no body to fence ({@code System.arraycopy}, the weak modes
  *     of {@code jdk.internal.misc.Unsafe}) through their fenced or volatile twins;</li>
@@ -20,6 +20,7 @@ import org.objectweb.asm.Opcodes;
  * <li>{@link FieldModifiersPatch} and {@link MemberNameFinalityPatch}: reflection, updaters,
  *     serialization and method-handle access checks see the declared modifiers;</li>
  * <li>{@link ClassLoaderAppendPatch}: a custom system class loader can take vbd's agent;</li>
+ * <li>{@link StartUpPatch}: a runtime image starts its own rewriting at the end of the JVM's start-up;</li>
  * <li>{@link VarHandleModePatch}: a VarHandle's weak mode turned into a method handle is recorded
  *     for the verifier.</li>
  * </ul>
@@ -30,11 +31,12 @@ public final class JdkPatches {
     /** The class visitor that applies the patches this JDK class needs, in front of {@code next}. */
     public static ClassVisitor wrap(String className, ClassVisitor next) {
         ClassVisitor cv = new MethodPatches(className, next);
-        if (className.startsWith("java/lang/")) cv = new HiddenClassDefinePatch(cv);
+        if (className.startsWith("java/lang/")) cv = new DefineClassPatch(cv);
         if (className.equals(MethodHandleTwinPatch.OWNER)) cv = new MethodHandleTwinPatch(cv);
         if (className.equals(ReflectionTwinPatch.OWNER)) cv = new ReflectionTwinPatch(cv);
         if (className.equals(ReflectiveFieldPatch.OWNER)) cv = new ReflectiveFieldPatch(cv);
         if (className.equals(ClassLoaderAppendPatch.OWNER)) cv = new ClassLoaderAppendPatch(cv);
+        if (className.equals(StartUpPatch.OWNER)) cv = new StartUpPatch(cv);
         if (className.equals(VarHandleModePatch.VAR_HANDLE)) cv = new VarHandleModePatch(cv, true);
         if (className.equals(VarHandleModePatch.METHOD_HANDLES)) cv = new VarHandleModePatch(cv, false);
         return cv;

@@ -1,0 +1,170 @@
+package dev.vbd.agent;
+
+import dev.vbd.core.Conventions;
+import dev.vbd.core.policy.Policy;
+import dev.vbd.core.rewrite.ClassRewriter;
+import dev.vbd.core.rewrite.FieldOracle;
+import dev.vbd.core.rewrite.RewriteException;
+import dev.vbd.core.rewrite.RewriteResult;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * The rewrite of a class on its way to the JVM, whoever hands it over: vbd's agent
+ * ({@link VbdTransformer}) or the prepared runtime image's own define path ({@link ImageRewriting}).
+ * One rewriter per defining loader, held weakly; a class that cannot be rewritten stops the
+ * program, or with skipUnrewritable runs unchanged and is reported.
+ *
+ * <p>The cold path has no lambdas, streams or regular expressions: in the runtime image this
+ * runs before {@code main}, and each of them costs the first program class a bootstrap.
+ */
+final class LoadTimeRewriter {
+    static final int EXIT_UNREWRITABLE = 125;
+    static final int EXIT_BAD_SETUP = 2;
+    private static final byte[] MARKER = Conventions.MARKER_DESC.getBytes(StandardCharsets.UTF_8);
+
+    private final Policy policy;
+    private final boolean skipUnrewritable;
+    private final RewriteStats stats;
+    private final DeclaredModifiers declared;
+    /** Whether loaders are read on the defining thread: the image's define path, unlike an agent, may be re-entered. */
+    private final boolean readOnThisThread;
+    /** Weak keys; a rewriter holds its loader only weakly, so an unused loader can still be collected. */
+    private final Map<ClassLoader, ClassRewriter> rewriters = new WeakHashMap<>();
+    private ClassRewriter bootRewriter;
+    private FieldOracle plainInJvm;
+
+    LoadTimeRewriter(Policy policy, boolean skipUnrewritable, RewriteStats stats, DeclaredModifiers declared,
+                     boolean readOnThisThread) {
+        this.policy = policy;
+        this.skipUnrewritable = skipUnrewritable;
+        this.stats = stats;
+        this.declared = declared;
+        this.readOnThisThread = readOnThisThread;
+    }
+
+    /** The class file to define instead of {@code bytes}, or null to define it as it is. */
+    byte[] rewrite(ClassLoader loader, String className, byte[] bytes) {
+        if (containsMarker(bytes)) {
+            stats.alreadyRewritten.incrementAndGet();
+            return null;
+        }
+        try {
+            RewriteResult r = rewriterFor(loader).rewrite(bytes, skipUnrewritable);
+            switch (r.status()) {
+                case REWRITTEN:
+                    stats.rewritten.incrementAndGet();
+                    declared.record(loader, r.className(), r.flipped(), r.unfinal());
+                    for (Map.Entry<String, String> u : r.unfenced().entrySet()) {
+                        String where = r.className() + "." + u.getKey();
+                        stats.failed.put(where, where + ": " + u.getValue());
+                        System.err.println("vbd: warning: method left unfenced (its array, bulk and weak-mode accesses"
+                                + " are not sequentially consistent): " + where + " " + u.getValue());
+                    }
+                    return r.bytes();
+                case ALREADY_REWRITTEN:
+                    stats.alreadyRewritten.incrementAndGet();
+                    return null;
+                default:
+                    stats.excluded.incrementAndGet();
+                    return null;
+            }
+        } catch (RewriteException e) {
+            return fail(e.className(), e.getMessage());
+        } catch (Throwable t) {
+            return fail(className, className + ": " + t);
+        }
+    }
+
+    byte[] fail(String className, String message) {
+        if (skipUnrewritable) {
+            stats.failed.put(className, message);
+            System.err.println("vbd: warning: class left unrewritten (not sequentially consistent): " + message);
+            return null;
+        }
+        System.err.println("vbd: cannot rewrite class " + message);
+        System.err.println("vbd: stopping; --skip-unrewritable runs on with such classes uncovered and reported");
+        System.err.flush();
+        Runtime.getRuntime().halt(EXIT_UNREWRITABLE);
+        return null;
+    }
+
+    /** Stops the JVM before the program runs: vbd cannot start as asked. */
+    static void die(String message) {
+        System.err.println("vbd: " + message);
+        System.err.flush();
+        Runtime.getRuntime().halt(EXIT_BAD_SETUP);
+    }
+
+    /** Fields that stay plain in the JVM ({@link EarlyClasses}); call before the first rewrite. */
+    synchronized void fenceFields(FieldOracle plain) {
+        this.plainInJvm = plain;
+    }
+
+    synchronized ClassRewriter rewriterFor(ClassLoader loader) {
+        if (loader == null) {
+            if (bootRewriter == null) bootRewriter = newRewriter(null, true);
+            return bootRewriter;
+        }
+        ClassRewriter r = rewriters.get(loader);
+        if (r == null) {
+            r = newRewriter(loader, loader == ClassLoader.getPlatformClassLoader());
+            rewriters.put(loader, r);
+        }
+        return r;
+    }
+
+    private ClassRewriter newRewriter(ClassLoader loader, boolean jdkLoader) {
+        return new ClassRewriter(policy, new LoaderBytesSource(loader, readOnThisThread), jdkLoader).fenceFields(plainInJvm);
+    }
+
+    static boolean containsMarker(byte[] bytes) {
+        outer:
+        for (int i = 0, n = bytes.length - MARKER.length; i <= n; i++) {
+            for (int j = 0; j < MARKER.length; j++) {
+                if (bytes[i + j] != MARKER[j]) continue outer;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Rewrites a small class of its own making, so that every class the rewrite needs is loaded
+     * before the agent's transformer is registered: were the first of them loaded through it (the
+     * agent's jar sits on a custom system class loader's path), its own rewrite would need it while
+     * it is still being loaded, a ClassCircularityError.
+     */
+    void warmUp() {
+        rewriterFor(null).rewrite(warmUpClass());
+    }
+
+    /** A class with a field, an array store, a bulk copy and a weak-mode call: every visitor runs on it. */
+    static byte[] warmUpClass() {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "vbd$WarmUp", null, "java/lang/Object", null);
+        cw.visitField(0, "f", "I", null, null).visitEnd();
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_STATIC, "m", "([I[I)V", null, null);
+        mv.visitCode();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitInsn(Opcodes.IASTORE);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitVarInsn(Opcodes.ALOAD, 1);
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V", false);
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+}
