@@ -66,8 +66,8 @@ final class Jcstress {
              int oversubscribe) throws IOException, InterruptedException {
         Path dir = out.resolve(config).resolve("pass-" + pass + (oversubscribe > 0 ? "-oversubscribed" : ""));
         Files.createDirectories(dir);
-        // the harness itself runs unrewritten, on the prepared JDK: only its forks run under vbd
-        List<String> cmd = new ArrayList<>(List.of(forks.host(), VbdArgs.HOST_UNREWRITTEN, "-cp", classpath));
+        // jcstress gives its forks the host's own JVM options too: the host runs as they do
+        List<String> cmd = new ArrayList<>(List.of(forks.host(), "-cp", classpath));
         if (oversubscribe > 0) {
             cmd.addAll(List.of(Oversubscribed.class.getName(), Integer.toString(oversubscribe)));
         } else {

@@ -11,15 +11,11 @@ import java.util.List;
  * How a fork runs under vbd, from the command {@code bin/vbd run} would execute for {@code java}
  * with no arguments ({@code bin/vbd launch}), so the litmus suite tests exactly what users get (the
  * JDK is prepared on first use). Its first word is the launcher: the prepared runtime image's own,
- * which then hosts jcstress, unrewritten ({@link #HOST_UNREWRITTEN}), and whose forks start the
- * {@code java} of the host's home; the rest are the options each fork gets (vbd's options; for a
+ * which then hosts jcstress, and whose forks start the {@code java} of the host's home; the rest are the options each fork gets (vbd's options; for a
  * JDK without an image, the patched modules and vbd's agent).
  */
 final class VbdArgs {
     private VbdArgs() {}
-
-    /** For the host: the image rewrites nothing of the harness (a stock JDK ignores it). */
-    static final String HOST_UNREWRITTEN = "-Dvbd.rewrite=none";
 
     /** The host's launcher, and the options every fork is given before its own. */
     record Forks(String host, List<String> prepend) {}
