@@ -28,7 +28,9 @@ import java.util.stream.Stream;
  *
  * <p>Configurations: {@code stock} is the JDK's {@code java}; {@code vbd} is the command
  * {@code bin/vbd run} executes (asked once from {@code bin/vbd launch}, so no timed run pays for
- * vbd's own launcher JVM); {@code vbd-patched} is the JDK's {@code java} with the options of
+ * vbd's own launcher JVM): the prepared image, which rewrites the program's classes itself;
+ * {@code vbd-agent} is {@code bin/vbd run --agent}'s, the image with vbd's agent doing the rewriting;
+ * {@code vbd-patched} is the JDK's {@code java} with the options of
  * {@code bin/vbd jvm-args} (its modules patched at start, as launchers that keep their own
  * {@code java} run it).
  */
@@ -39,12 +41,12 @@ final class Startup {
               --invocations N  rounds; each runs every program under every configuration once (default 10)
               --programs a,b   among hello (prints one line), javac (compiles one small file),
                                junit (300 small JUnit 5 tests through the JUnit Platform launcher)
-              --configs a,b    among stock, vbd, vbd-patched (default: all; stock is always run)
+              --configs a,b    among stock, vbd, vbd-agent, vbd-patched (default: all; stock is always run)
               --java J         the java launcher of the JDK to measure (default: java)
               --out DIR        where startup.md and startup.json go (default: bench-results/<UTC time>-startup/)
             """;
     static final List<String> PROGRAMS = List.of("hello", "javac", "junit");
-    static final List<String> CONFIGS = List.of("stock", "vbd", "vbd-patched");
+    static final List<String> CONFIGS = List.of("stock", "vbd", "vbd-agent", "vbd-patched");
     private static final int JUNIT_CLASSES = 10;
     private static final int JUNIT_TESTS_PER_CLASS = 30;
 
@@ -275,6 +277,7 @@ final class Startup {
                 cmd.addAll(args);
             }
             case "vbd" -> cmd.addAll(VbdOptions.launchCommand(repo, java, args));
+            case "vbd-agent" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--agent"), java, args));
             default -> {
                 cmd.add(java);
                 cmd.addAll(VbdOptions.jvmArgs(repo, java, null));

@@ -28,7 +28,16 @@ final class VbdOptions {
 
     /** The command {@code bin/vbd run -- java args...} executes, asked from {@code bin/vbd launch}. */
     static List<String> launchCommand(Path repo, String java, List<String> args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "launch", "--", java));
+        return launchCommand(repo, List.of(), java, args);
+    }
+
+    /** The same, with options of {@code bin/vbd run} ({@code --agent}). */
+    static List<String> launchCommand(Path repo, List<String> vbdOptions, String java, List<String> args)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "launch"));
+        cmd.addAll(vbdOptions);
+        cmd.add("--");
+        cmd.add(java);
         cmd.addAll(args);
         return ask(cmd, null);
     }

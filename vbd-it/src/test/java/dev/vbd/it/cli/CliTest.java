@@ -153,6 +153,7 @@ class CliTest {
                         System.out.println(Class.forName("java.util.concurrent.atomic.VbdRuntime").getSimpleName());
                         System.out.println(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
                                 .stream().anyMatch(a -> a.startsWith("-javaagent:")));
+                        if (args.length > 0) System.out.println(System.getProperty("vbd.options"));
                     }
                 }
                 """);
@@ -170,6 +171,13 @@ class CliTest {
         Result agent = vbd("run", "--agent", "--", "java", "-cp", dir.toString(), "Home");
         assertEquals(0, agent.status(), agent.err());
         assertEquals(image + "\nVbdRuntime\ntrue\n", agent.out());
+        // vbd's options reach the image as a system property, which the program can see
+        Path config = tmp.resolve("home.relaxed");
+        Files.writeString(config, "class Nothing\n");
+        Result relaxed = vbd("run", "--relaxed", config.toString(), "--", "java", "-cp", dir.toString(), "Home", "options");
+        assertEquals(0, relaxed.status(), relaxed.err());
+        assertEquals(image + "\nVbdRuntime\nfalse\nrelaxed=" + java.net.URLEncoder.encode(config.toString(), StandardCharsets.UTF_8) + "\n",
+                relaxed.out());
         Result bad = vbd("java-home", "--relaxed", "x", "--", "java");
         assertEquals(2, bad.status());
         assertTrue(bad.err().contains("'vbd java-home' does not take option '--relaxed'"), bad.err());
