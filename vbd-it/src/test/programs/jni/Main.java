@@ -7,8 +7,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * array, run by native code: each actor hands the array to {@code libsbnative}, which stores and
  * loads through the JNI's direct pointer to its elements. Usage: {@code Main TRIALS}, with the
  * library on {@code java.library.path}; prints {@code SB shape=native trials=N forbidden=F}.
- * {@code Main defined TRIALS} runs it instead in Java, on the fields of {@link SbFields} as defined a
+ * {@code Main jni-defined TRIALS} runs it instead in Java, on the fields of {@link SbFields} as defined a
  * second time by the JNI's {@code DefineClass}; prints {@code SB shape=jni-defined trials=N forbidden=F}.
+ * {@code Main unsafe-defined TRIALS}: the same, defined by {@code jdk.internal.misc.Unsafe.defineClass}
+ * (run with {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED}); prints {@code shape=unsafe-defined}.
  *
  * <p>Each round allocates a fresh array; two actor threads start on a barrier, meet again on a
  * spin gate so that they run within nanoseconds of each other, and walk it.
@@ -24,8 +26,8 @@ public class Main {
 
     public static void main(String[] args) throws Exception {
         System.loadLibrary("sbnative");
-        if (args[0].equals("defined")) {
-            defined(Long.parseLong(args[1]));
+        if (args[0].equals("jni-defined") || args[0].equals("unsafe-defined")) {
+            defined(args[0].equals("jni-defined"), Long.parseLong(args[1]));
             return;
         }
         long trials = Long.parseLong(args[0]);
@@ -63,12 +65,22 @@ public class Main {
         System.out.println("SB shape=native trials=" + done + " forbidden=" + forbidden);
     }
 
-    static void defined(long trials) throws Exception {
+    /** Through JNI's {@code DefineClass}, or through {@code jdk.internal.misc.Unsafe.defineClass} (exported to this program). */
+    static void defined(boolean natively, long trials) throws Exception {
         byte[] bytes;
         try (var in = Main.class.getResourceAsStream("SbFields.class")) {
             bytes = in.readAllBytes();
         }
-        Class<?> c = defineNatively("SbFields", new ClassLoader(Main.class.getClassLoader()) {}, bytes);
+        ClassLoader loader = new ClassLoader(Main.class.getClassLoader()) {};
+        Class<?> c;
+        if (natively) {
+            c = defineNatively("SbFields", loader, bytes);
+        } else {
+            Class<?> unsafe = Class.forName("jdk.internal.misc.Unsafe");
+            Object u = unsafe.getMethod("getUnsafe").invoke(null);
+            c = (Class<?>) unsafe.getMethod("defineClass", String.class, byte[].class, int.class, int.class, ClassLoader.class,
+                    java.security.ProtectionDomain.class).invoke(u, "SbFields", bytes, 0, bytes.length, loader, null);
+        }
         Method allocate = c.getMethod("allocate", int.class);
         Method[] actor = {c.getMethod("actor1", int.class, int[].class), c.getMethod("actor2", int.class, int[].class)};
         int[] r1 = new int[BATCH], r2 = new int[BATCH];
@@ -101,7 +113,7 @@ public class Main {
             done += BATCH;
         }
         for (Thread t : actors) t.join();
-        System.out.println("SB shape=jni-defined trials=" + done + " forbidden=" + forbidden);
+        System.out.println("SB shape=" + (natively ? "jni" : "unsafe") + "-defined trials=" + done + " forbidden=" + forbidden);
     }
 
     /** Both actors arrive, then both leave: a spin gate much tighter than the barrier. */

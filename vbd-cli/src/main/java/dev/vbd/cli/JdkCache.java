@@ -319,7 +319,7 @@ public final class JdkCache {
     }
 
     /** The JVM options that run this prepared JDK with vbd from the JDK's own launcher: patched modules. */
-    public static List<String> jvmOptions(Path prepared, Path vbdJar, String agentOptions, List<String> programArgs)
+    public static List<String> jvmOptions(Path prepared, String agentOptions, List<String> programArgs)
             throws IOException {
         List<String> out = new ArrayList<>();
         // --patch-module turns class data sharing off anyway; saying so explicitly keeps the JVM quiet about it
@@ -332,7 +332,7 @@ public final class JdkCache {
             Path jar = prepared.resolve("patch").resolve(module + ".jar");
             if (Files.isRegularFile(jar)) out.add("--patch-module=" + module + "=" + jar);
         }
-        out.add("-javaagent:" + vbdJar + (agentOptions.isEmpty() ? "" : "=" + agentOptions));
+        out.add(agentOption(prepared, agentOptions));
         return out;
     }
 }

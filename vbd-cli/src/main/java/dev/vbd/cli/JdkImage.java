@@ -6,8 +6,6 @@ import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.commons.ClassRemapper;
-import org.objectweb.asm.commons.Remapper;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -119,61 +117,14 @@ final class JdkImage {
     }
 
     /**
-     * vbd's rewriting, for the image's java.base, from vbd's jar: the agent's classes that need no
+     * vbd's rewriting, for the image's java.base: the agent's classes that need no
      * {@code java.lang.instrument}, the core with its resources, and ASM, each moved from
-     * {@code dev/vbd/} to {@link #RELOCATED}. Their own references move with them; the names they
-     * write into rewritten classes are strings and stay as they are.
+     * {@code dev/vbd/} to {@link #RELOCATED} ({@link Relocated}); a resource, which its class
+     * reads by a name relative to its own package, moves to that package.
      */
     static Map<String, byte[]> relocatedRewriting(Path vbdJar) throws IOException {
-        Map<String, byte[]> out = new java.util.TreeMap<>();
-        Remapper move = new Remapper() {
-            @Override
-            public String map(String internalName) {
-                return internalName.startsWith("dev/vbd/") ? relocated(internalName) : internalName;
-            }
-        };
-        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(vbdJar.toFile())) {
-            for (java.util.zip.ZipEntry e : java.util.Collections.list(jar.entries())) {
-                String name = e.getName();
-                if (e.isDirectory() || !(name.startsWith("dev/vbd/agent/") || name.startsWith("dev/vbd/core/")
-                        || name.startsWith("dev/vbd/shaded/asm/"))) continue;
-                byte[] bytes;
-                try (java.io.InputStream in = jar.getInputStream(e)) {
-                    bytes = in.readAllBytes();
-                }
-                if (name.endsWith(".class")) {
-                    if (new String(bytes, StandardCharsets.ISO_8859_1).contains("java/lang/instrument/")) continue;
-                    ClassWriter w = new ClassWriter(0);
-                    new ClassReader(bytes).accept(new ClassRemapper(new AtLeastJava6(w), move), 0);
-                    bytes = w.toByteArray();
-                    name = relocated(name.substring(0, name.length() - ".class".length())) + ".class";
-                } else {
-                    // a resource a class reads by a name relative to its own package
-                    name = RELOCATED.substring(0, RELOCATED.lastIndexOf('/') + 1) + name.substring(name.lastIndexOf('/') + 1);
-                }
-                if (out.put(name, bytes) != null) throw new IOException("two of vbd's files relocate to " + name);
-            }
-        }
-        return out;
-    }
-
-    /**
-     * ASM's own classes are Java 5 class files. The JDK's class data sharing treats those as old
-     * (their verifier is the old one) and does not link them when it archives them; a class of
-     * vbd's that overrides their methods then dispatched to the superclass's. Java 6 is the
-     * oldest version it links, and its verifier falls back to the old one when a method has no
-     * stack map frames, so the classes stay as they are otherwise.
-     */
-    private static final class AtLeastJava6 extends ClassVisitor {
-        AtLeastJava6(ClassVisitor next) {
-            super(Opcodes.ASM9, next);
-        }
-
-        @Override
-        public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-            int major = version & 0xFFFF;
-            super.visit(major < Opcodes.V1_6 ? Opcodes.V1_6 : version, access, name, signature, superName, interfaces);
-        }
+        String pkg = RELOCATED.substring(0, RELOCATED.lastIndexOf('/') + 1);
+        return Relocated.rewriting(vbdJar, JdkImage::relocated, r -> pkg + r.substring(r.lastIndexOf('/') + 1), false);
     }
 
     private static String relocated(String internalName) {

@@ -164,7 +164,7 @@ public final class Main {
     /** The JVM options that put {@code jdk}'s own launcher under vbd (patched modules, the agent), preparing it on first use. */
     static List<String> jvmOptions(Options o, Jdk jdk, Path verifyReport) throws UsageException, IOException {
         Path prepared = prepared(o, jdk);
-        return JdkCache.jvmOptions(prepared, vbdJar(), agentOptions(o, prepared, verifyReport), List.of());
+        return JdkCache.jvmOptions(prepared, agentOptions(o, prepared, verifyReport), List.of());
     }
 
     /**
@@ -185,7 +185,7 @@ public final class Main {
         Path launcher = JdkCache.imageLauncher(prepared);
         if (launcher == null) {
             cmd.add(java);
-            cmd.addAll(JdkCache.jvmOptions(prepared, vbdJar(), agentOptions(o, prepared, verifyReport), args));
+            cmd.addAll(JdkCache.jvmOptions(prepared, agentOptions(o, prepared, verifyReport), args));
         } else if (o.agent || verifyReport != null || bootClassPathAppended(args)) {
             cmd.add(launcher.toString());
             cmd.add(IMAGE_REWRITES_NOT);

@@ -67,7 +67,7 @@ public final class PrepareJdk {
             "java/lang/VbdDefineClass.class", "java/lang/invoke/VbdMethodHandles.class",
             "jdk/internal/loader/VbdClassPath.class");
 
-    /** vbd's jar, copied into the entry: the agent for the verifier and for patched modules, as long as the entry lives. */
+    /** The agent's jar ({@link AgentJar}), in the entry: for the verifier, {@code run --agent} and patched modules. */
     static final String AGENT_JAR = "agent.jar";
 
     private PrepareJdk() {}
@@ -174,12 +174,12 @@ public final class PrepareJdk {
         Files.write(out.resolve("boot-modules.txt"), boot, StandardCharsets.UTF_8);
         if (image != null) {
             System.err.printf("vbd: linking the rewritten modules into a runtime image, with its class data sharing archive%n");
-            Files.copy(vbdJar, out.resolve(AGENT_JAR));
             image.link(javaHome, moduleNames, out.resolve(JdkImage.IMAGE));
             JdkCache.deleteTree(out.resolve("image-build"));
         } else {
             System.err.printf("vbd: %s has no jlink: no runtime image, programs run with patched modules%n", javaHome);
         }
+        AgentJar.write(vbdJar, out.resolve(AGENT_JAR));
         double seconds = (System.nanoTime() - start) / 1e9;
         Map<String, Object> report = new java.util.LinkedHashMap<>();
         report.put("javaHome", System.getProperty("java.home"));

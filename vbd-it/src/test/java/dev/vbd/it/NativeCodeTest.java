@@ -23,15 +23,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Two holes guarantee.md names. Memory that native code accesses is outside the rewrite: program
  * {@code jni} runs store buffering on a Java array's elements from a small JNI library (built here
  * with the system's C compiler), and under vbd the forbidden {@code r1 = r2 = 0} still shows. And a
- * class that native code defines (JNI's {@code DefineClass}) passes none of java.base's define
- * paths: the image's own rewriting never sees it, vbd's agent does.
+ * class that native code defines (JNI's {@code DefineClass}, and {@code jdk.internal.misc.Unsafe}'s
+ * own native) passes none of java.base's define paths: the image's own rewriting never sees it,
+ * vbd's agent does.
  */
 class NativeCodeTest {
     static final long TRIALS = 400_000;
     /** Runs until the outcome shows: two actors that never overlap (a starved machine) show nothing. */
     static final int ATTEMPTS = 5;
     private static final Pattern LINE = Pattern.compile("SB shape=native trials=(\\d+) forbidden=(\\d+)");
-    private static final Pattern DEFINED = Pattern.compile("SB shape=jni-defined trials=(\\d+) forbidden=(\\d+)");
 
     @OnEachJdk
     void storeBufferingInNativeCodeShowsTheForbiddenOutcomeUnderVbd(int jdk) throws Exception {
@@ -55,29 +55,38 @@ class NativeCodeTest {
 
     @OnEachJdk
     void aClassNativeCodeDefinesIsRewrittenOnlyWithTheAgent(int jdk) throws Exception {
+        definedPastJavaBase(jdk, "jni-defined");
+    }
+
+    /** {@code jdk.internal.misc.Unsafe.defineClass}, for code given its package, defines through its own native. */
+    @OnEachJdk
+    void aClassUnsafeDefinesIsRewrittenOnlyWithTheAgent(int jdk) throws Exception {
+        definedPastJavaBase(jdk, "unsafe-defined");
+    }
+
+    private static void definedPastJavaBase(int jdk, String how) throws Exception {
         Jvm jvm = Jvms.require(jdk);
         Program p = Programs.compile("jni");
         Path lib = library(jvm);
-        Outcome agent = p.on(jvm, "defined", String.valueOf(TRIALS)).jvmOptions("-Djava.library.path=" + lib)
-                .agent().vbd().requireExit(0);
-        assertEquals(0, forbidden(agent), () -> "r1=0,r2=0 under vbd's agent on " + jvm
+        String[] options = {"-Djava.library.path=" + lib, "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"};
+        Outcome agent = p.on(jvm, how, String.valueOf(TRIALS)).jvmOptions(options).agent().vbd().requireExit(0);
+        assertEquals(0, forbidden(agent, how), () -> "r1=0,r2=0 under vbd's agent on " + jvm
                 + "; sequential consistency forbids it\n" + agent.describe());
         long seen = 0;
         StringBuilder runs = new StringBuilder();
         for (int a = 0; a < ATTEMPTS && seen == 0; a++) {
-            Outcome o = p.on(jvm, "defined", String.valueOf(TRIALS)).jvmOptions("-Djava.library.path=" + lib)
-                    .vbd().requireExit(0);
-            seen = forbidden(o);
+            Outcome o = p.on(jvm, how, String.valueOf(TRIALS)).jvmOptions(options).vbd().requireExit(0);
+            seen = forbidden(o, how);
             runs.append(o.stdout());
         }
-        System.out.println("vbd on " + jvm + ", store buffering in a class JNI defined:\n" + runs);
+        System.out.println("vbd on " + jvm + ", store buffering in a class " + how + ":\n" + runs);
         assertTrue(seen > 0, "r1=0,r2=0 never showed in " + ATTEMPTS + " x " + TRIALS
-                + " trials on the fields of a JNI-defined class under the image on " + jvm
+                + " trials on the fields of a class " + how + " under the image on " + jvm
                 + "; the machine may be starved\n" + runs);
     }
 
-    private static long forbidden(Outcome o) {
-        Matcher m = DEFINED.matcher(o.stdout());
+    private static long forbidden(Outcome o, String how) {
+        Matcher m = Pattern.compile("SB shape=" + how + " trials=(\\d+) forbidden=(\\d+)").matcher(o.stdout());
         assertTrue(m.find(), o.describe());
         assertEquals(TRIALS, Long.parseLong(m.group(1)), o.describe());
         return Long.parseLong(m.group(2));

@@ -11,7 +11,7 @@ import java.util.List;
 public final class Policy {
     /** Classes vbd never rewrites: its own machinery and the harness classes it must not perturb. */
     private static final List<String> EXCLUDED_PREFIXES = List.of(
-            "dev/vbd/core/", "dev/vbd/agent/", "dev/vbd/cli/", "dev/vbd/shaded/",
+            "dev/vbd/core/", "dev/vbd/agent/", "dev/vbd/cli/", "dev/vbd/shaded/", "dev/vbd/internal/",
             "java/util/concurrent/atomic/VbdRuntime", "java/util/concurrent/atomic/VbdFieldModifiers",
             "jdk/internal/misc/Vbd", "jdk/internal/loader/VbdClassPath",
             "java/lang/VbdDefineClass", "java/lang/invoke/VbdMethodHandles",
