@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs the workloads in their own JVMs, stock or through bin/vbd, as the tests need them. */
@@ -44,6 +45,14 @@ final class Launcher {
         return v;
     }
 
+    static Path classes() {
+        return Path.of(required("vbd.apps.classes"));
+    }
+
+    static Path lib() {
+        return Path.of(required("vbd.apps.lib"));
+    }
+
     static String classpath() {
         return App.classpath(Path.of(required("vbd.apps.classes")), Path.of(required("vbd.apps.lib")));
     }
@@ -68,6 +77,10 @@ final class Launcher {
     }
 
     static Result run(App app, List<String> command, long timeoutSeconds, String label) throws Exception {
+        return run(app.environment, command, timeoutSeconds, label);
+    }
+
+    static Result run(Map<String, String> environment, List<String> command, long timeoutSeconds, String label) throws Exception {
         Path dir = work();
         Path out = dir.resolve(label + ".out");
         Path err = dir.resolve(label + ".err");
@@ -76,7 +89,7 @@ final class Launcher {
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
-        pb.environment().putAll(app.environment);
+        pb.environment().putAll(environment);
         long start = System.nanoTime();
         Process p = pb.start();
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
