@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -181,6 +182,48 @@ class CliTest {
         Result bad = vbd("java-home", "--relaxed", "x", "--", "java");
         assertEquals(2, bad.status());
         assertTrue(bad.err().contains("'vbd java-home' does not take option '--relaxed'"), bad.err());
+    }
+
+    /**
+     * The image rewrites a program's classes unless told otherwise: {@code -Dvbd.rewrite=none} leaves
+     * them as compiled (its JDK stays rewritten), {@code agent} leaves them to vbd's agent, and any
+     * other value stops the JVM with its name. The program asks the prepared JDK whether vbd made
+     * its field volatile.
+     */
+    @Test
+    void theImageRewritesUnlessToldNotTo() throws Exception {
+        Result home = vbd("java-home", "--", "java");
+        assertEquals(0, home.status(), home.err());
+        Path java = Path.of(home.out().trim()).resolve("bin/java");
+        Files.writeString(tmp.resolve("Probe.java"), """
+                public class Probe {
+                    int plain;
+                    public static void main(String[] args) throws Exception {
+                        int m = (int) Class.forName("java.util.concurrent.atomic.VbdFieldModifiers")
+                                .getMethod("field", int.class, Class.class, String.class)
+                                .invoke(null, java.lang.reflect.Modifier.VOLATILE, Probe.class, "plain");
+                        System.out.println((m & java.lang.reflect.Modifier.VOLATILE) == 0 ? "rewritten" : "as compiled");
+                    }
+                }
+                """);
+        Path dir = tmp.resolve("probe-classes");
+        Files.createDirectories(dir);
+        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", dir.toString(), tmp.resolve("Probe.java").toString()));
+        for (Map.Entry<String, String> c : Map.of("", "rewritten\n", "-Dvbd.rewrite=none", "as compiled\n").entrySet()) {
+            List<String> cmd = new ArrayList<>(List.of(java.toString()));
+            if (!c.getKey().isEmpty()) cmd.add(c.getKey());
+            cmd.addAll(List.of("-cp", dir.toString(), "Probe"));
+            Process p = new ProcessBuilder(cmd).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), out + err);
+            assertEquals(c.getValue(), out, c.getKey());
+        }
+        Process bad = new ProcessBuilder(java.toString(), "-Dvbd.rewrite=everything", "-cp", dir.toString(), "Probe").start();
+        String out = new String(bad.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(bad.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(2, bad.waitFor(), out + err);
+        assertTrue(err.contains("-Dvbd.rewrite=everything") && out.isEmpty(), err);
     }
 
     /**
