@@ -1,5 +1,7 @@
 package dev.vbd.bench;
 
+import dev.vbd.apps.App;
+
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import java.io.File;
@@ -40,12 +42,24 @@ final class Startup {
 
               --invocations N  rounds; each runs every program under every configuration once (default 10)
               --programs a,b   among hello (prints one line), javac (compiles one small file),
-                               junit (300 small JUnit 5 tests through the JUnit Platform launcher)
+                               junit (300 small JUnit 5 tests through the JUnit Platform launcher),
+                               first-NAME (the first iteration of bench workload NAME, at the quick size),
+                               workloads (every first-NAME)
               --configs a,b    among stock, vbd, vbd-agent, vbd-patched (default: all; stock is always run)
               --java J         the java launcher of the JDK to measure (default: java)
               --out DIR        where startup.md and startup.json go (default: bench-results/<UTC time>-startup/)
             """;
     static final List<String> PROGRAMS = List.of("hello", "javac", "junit");
+    /** The first iteration of a bench workload, as a fresh JVM runs it: {@code first-} and the workload's name. */
+    static final String FIRST = "first-";
+    /** {@code --programs workloads}: the first iteration of every bench workload. */
+    static final String WORKLOADS = "workloads";
+
+    static List<String> knownPrograms() {
+        List<String> known = new ArrayList<>(PROGRAMS);
+        for (String w : WorkloadCatalog.names()) known.add(FIRST + w);
+        return known;
+    }
     static final List<String> CONFIGS = List.of("stock", "vbd", "vbd-agent", "vbd-patched");
     private static final int JUNIT_CLASSES = 10;
     private static final int JUNIT_TESTS_PER_CLASS = 30;
@@ -87,7 +101,10 @@ final class Startup {
                     }
                     if (rounds < 2) throw new IllegalArgumentException("--invocations '" + v + "': a whole number of at least 2");
                 }
-                case "--programs" -> programs = pick(v, PROGRAMS, "program");
+                case "--programs" -> {
+                    List<String> known = knownPrograms();
+                    programs = pick(v.replace(WORKLOADS, String.join(",", known.subList(PROGRAMS.size(), known.size()))), known, "program");
+                }
                 case "--configs" -> configs = pick(v, CONFIGS, "configuration");
                 case "--java" -> java = v;
                 default -> out = Path.of(v).toAbsolutePath();
@@ -115,12 +132,12 @@ final class Startup {
             ms.put(p, m);
         }
         // one untimed run of each first: file caches, and anything vbd prepares on first use
-        for (String p : programs) for (String c : configs) s.time(commands.get(p).get(c));
+        for (String p : programs) for (String c : configs) s.time(p, commands.get(p).get(c));
         for (int r = 0; r < rounds; r++) {
             for (String p : programs) {
                 for (int k = 0; k < configs.size(); k++) {
                     String c = configs.get((k + r) % configs.size()); // each configuration takes each place in turn
-                    ms.get(p).get(c)[r] = s.time(commands.get(p).get(c));
+                    ms.get(p).get(c)[r] = s.time(p, commands.get(p).get(c));
                 }
             }
             System.err.printf(Locale.ROOT, "vbd bench --startup: round %d of %d done%n", r + 1, rounds);
@@ -193,6 +210,7 @@ final class Startup {
     private List<String> programArgs(String program) throws IOException {
         Path dir = work.resolve(program);
         Files.createDirectories(dir);
+        if (program.startsWith(FIRST)) return firstIteration(program.substring(FIRST.length()));
         switch (program) {
             case "hello" -> {
                 compile(dir, Map.of("Hello.java", "public class Hello { public static void main(String[] a) { System.out.println(\"hello\"); } }\n"), List.of());
@@ -239,6 +257,22 @@ final class Startup {
             default -> throw new IllegalArgumentException(program);
         }
     }
+
+    /** A bench workload at the quick run's size, two threads where it takes them, one iteration. */
+    private List<String> firstIteration(String workload) {
+        WorkloadSpec spec = new WorkloadCatalog(
+                App.classpath(repo.resolve("vbd-apps/target/classes"), repo.resolve("vbd-apps/target/lib")), "")
+                .spec(workload, BenchOptions.Mode.QUICK, Map.of());
+        List<String> args = new ArrayList<>();
+        if (spec.size() != null) args.addAll(List.of("--size", String.valueOf(spec.size())));
+        if (spec.threaded()) args.addAll(List.of("--threads", "2"));
+        args.addAll(List.of("--iterations", "1"));
+        environments.put(FIRST + workload, spec.environment());
+        return App.byId(workload).javaArgs(spec.classpath(), args);
+    }
+
+    /** Environment variables a program's JVM needs (the workloads'), by program. */
+    private final Map<String, Map<String, String>> environments = new LinkedHashMap<>();
 
     private List<Path> junitJars() throws IOException {
         try (Stream<Path> s = Files.list(repo.resolve("vbd-bench/target/lib"))) {
@@ -288,11 +322,12 @@ final class Startup {
     }
 
     /** Wall milliseconds of one run; a run that fails stops the measurement with its output. */
-    private double time(List<String> cmd) throws IOException, InterruptedException {
+    private double time(String program, List<String> cmd) throws IOException, InterruptedException {
         Files.createDirectories(work);
         Path log = work.resolve("last-run.txt");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().putAll(environments.getOrDefault(program, Map.of()));
         long t0 = System.nanoTime();
         Process p = pb.start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
