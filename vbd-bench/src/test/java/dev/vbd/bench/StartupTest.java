@@ -37,6 +37,14 @@ class StartupTest {
     }
 
     @Test
+    void everyBenchWorkloadHasAFirstIterationProgram() {
+        List<String> known = Startup.knownPrograms();
+        assertEquals(Startup.PROGRAMS, known.subList(0, Startup.PROGRAMS.size()));
+        for (String w : WorkloadCatalog.names()) assertTrue(known.contains("first-" + w), known.toString());
+        assertEquals(Startup.PROGRAMS.size() + WorkloadCatalog.names().size(), known.size());
+    }
+
+    @Test
     void badArgumentsAreNamed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Startup.run(java.nio.file.Path.of("."), List.of("--programs", "hello,nope")));
