@@ -30,9 +30,24 @@ public class Main {
             defined(args[0].equals("jni-defined"), Long.parseLong(args[1]));
             return;
         }
-        long trials = Long.parseLong(args[0]);
-        int[] r1 = new int[BATCH], r2 = new int[BATCH];
         int[][] state = new int[1][];
+        storeBuffering("native", Long.parseLong(args[0]), () -> state[0] = new int[2 * BATCH],
+                (id, r) -> actor(state[0], BATCH, id, r));
+    }
+
+    interface Actor {
+        /** Actor {@code id} (0 or 1) runs its side of one batch, its loads into {@code r}. */
+        void run(int id, int[] r) throws Exception;
+    }
+
+    interface Round {
+        /** Fresh state for the next batch, before the actors start on it. */
+        void allocate() throws Exception;
+    }
+
+    /** Runs {@code trials} store-buffering trials in batches and prints {@code SB shape=SHAPE trials=N forbidden=F}. */
+    static void storeBuffering(String shape, long trials, Round round, Actor actor) throws Exception {
+        int[] r1 = new int[BATCH], r2 = new int[BATCH];
         CyclicBarrier start = new CyclicBarrier(3), end = new CyclicBarrier(3);
         AtomicInteger gate = new AtomicInteger();
         long rounds = (trials + BATCH - 1) / BATCH;
@@ -41,10 +56,10 @@ public class Main {
             int id = t;
             actors[t] = new Thread(() -> {
                 try {
-                    for (long round = 0; round < rounds; round++) {
+                    for (long n = 0; n < rounds; n++) {
                         start.await();
-                        meet(gate, round);
-                        actor(state[0], BATCH, id, id == 0 ? r1 : r2);
+                        meet(gate, n);
+                        actor.run(id, id == 0 ? r1 : r2);
                         end.await();
                     }
                 } catch (Exception e) {
@@ -54,15 +69,15 @@ public class Main {
             actors[t].start();
         }
         long forbidden = 0, done = 0;
-        for (long round = 0; round < rounds; round++) {
-            state[0] = new int[2 * BATCH];
+        for (long n = 0; n < rounds; n++) {
+            round.allocate();
             start.await();
             end.await();
             for (int i = 0; i < BATCH; i++) if (r1[i] == 0 && r2[i] == 0) forbidden++;
             done += BATCH;
         }
         for (Thread t : actors) t.join();
-        System.out.println("SB shape=native trials=" + done + " forbidden=" + forbidden);
+        System.out.println("SB shape=" + shape + " trials=" + done + " forbidden=" + forbidden);
     }
 
     /** Through JNI's {@code DefineClass}, or through {@code jdk.internal.misc.Unsafe.defineClass} (exported to this program). */
@@ -83,37 +98,8 @@ public class Main {
         }
         Method allocate = c.getMethod("allocate", int.class);
         Method[] actor = {c.getMethod("actor1", int.class, int[].class), c.getMethod("actor2", int.class, int[].class)};
-        int[] r1 = new int[BATCH], r2 = new int[BATCH];
-        CyclicBarrier start = new CyclicBarrier(3), end = new CyclicBarrier(3);
-        AtomicInteger gate = new AtomicInteger();
-        long rounds = (trials + BATCH - 1) / BATCH;
-        Thread[] actors = new Thread[2];
-        for (int t = 0; t < 2; t++) {
-            int id = t;
-            actors[t] = new Thread(() -> {
-                try {
-                    for (long round = 0; round < rounds; round++) {
-                        start.await();
-                        meet(gate, round);
-                        actor[id].invoke(null, BATCH, id == 0 ? r1 : r2);
-                        end.await();
-                    }
-                } catch (Exception e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            actors[t].start();
-        }
-        long forbidden = 0, done = 0;
-        for (long round = 0; round < rounds; round++) {
-            allocate.invoke(null, BATCH);
-            start.await();
-            end.await();
-            for (int i = 0; i < BATCH; i++) if (r1[i] == 0 && r2[i] == 0) forbidden++;
-            done += BATCH;
-        }
-        for (Thread t : actors) t.join();
-        System.out.println("SB shape=" + (natively ? "jni" : "unsafe") + "-defined trials=" + done + " forbidden=" + forbidden);
+        storeBuffering((natively ? "jni" : "unsafe") + "-defined", trials, () -> allocate.invoke(null, BATCH),
+                (id, r) -> actor[id].invoke(null, BATCH, r));
     }
 
     /** Both actors arrive, then both leave: a spin gate much tighter than the barrier. */

@@ -23,7 +23,7 @@ final class VbdDefineClass {
     static Class<?> defineClass0(ClassLoader loader, Class<?> lookup, String name, byte[] b, int off, int len,
                                  ProtectionDomain pd, boolean initialize, int flags, Object classData) {
         byte[] out = (flags & HIDDEN_CLASS) != 0
-                ? (lookup == null ? null : VbdRuntime.rewriteHidden(lookup, slice(b, off, len)))
+                ? (lookup == null ? null : VbdRuntime.rewriteHidden(lookup, b, off, len))
                 : VbdRuntime.rewriteDefined(loader, name, b, off, len);
         if (out != null) {
             b = out;
@@ -64,7 +64,4 @@ final class VbdDefineClass {
         return source != null && source.startsWith("jrt:/") && loader instanceof jdk.internal.loader.BuiltinClassLoader;
     }
 
-    private static byte[] slice(byte[] b, int off, int len) {
-        return off == 0 && len == b.length ? b : java.util.Arrays.copyOfRange(b, off, off + len);
-    }
 }

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.VbdRuntime;
  * from {@code -Dvbd.options}, in the agent's format ({@link AgentOptions}).
  */
 public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
-    static final String OPTIONS_PROPERTY = "vbd.options";
+    /** The system property that carries the options to the image, in the agent's format. */
+    public static final String OPTIONS_PROPERTY = "vbd.options";
 
     private final LoadTimeRewriter rewriter;
 

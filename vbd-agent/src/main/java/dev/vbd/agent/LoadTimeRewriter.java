@@ -6,9 +6,6 @@ import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldOracle;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
-import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -141,30 +138,6 @@ final class LoadTimeRewriter {
      * it is still being loaded, a ClassCircularityError.
      */
     void warmUp() {
-        rewriterFor(null).rewrite(warmUpClass());
-    }
-
-    /** A class with a field, an array store, a bulk copy and a weak-mode call: every visitor runs on it. */
-    static byte[] warmUpClass() {
-        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "vbd$WarmUp", null, "java/lang/Object", null);
-        cw.visitField(0, "f", "I", null, null).visitEnd();
-        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_STATIC, "m", "([I[I)V", null, null);
-        mv.visitCode();
-        mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitInsn(Opcodes.ICONST_0);
-        mv.visitInsn(Opcodes.ICONST_1);
-        mv.visitInsn(Opcodes.IASTORE);
-        mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitInsn(Opcodes.ICONST_0);
-        mv.visitVarInsn(Opcodes.ALOAD, 1);
-        mv.visitInsn(Opcodes.ICONST_0);
-        mv.visitInsn(Opcodes.ICONST_1);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V", false);
-        mv.visitInsn(Opcodes.RETURN);
-        mv.visitMaxs(0, 0);
-        mv.visitEnd();
-        cw.visitEnd();
-        return cw.toByteArray();
+        rewriterFor(null).rewrite(ExerciseClass.generate("vbd$WarmUp"));
     }
 }

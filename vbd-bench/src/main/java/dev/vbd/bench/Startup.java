@@ -260,9 +260,10 @@ final class Startup {
 
     /** A bench workload at the quick run's size, two threads where it takes them, one iteration. */
     private List<String> firstIteration(String workload) {
-        WorkloadSpec spec = new WorkloadCatalog(
-                App.classpath(repo.resolve("vbd-apps/target/classes"), repo.resolve("vbd-apps/target/lib")), "")
-                .spec(workload, BenchOptions.Mode.QUICK, Map.of());
+        if (catalog == null) {
+            catalog = new WorkloadCatalog(App.classpath(repo.resolve("vbd-apps/target/classes"), repo.resolve("vbd-apps/target/lib")), "");
+        }
+        WorkloadSpec spec = catalog.spec(workload, BenchOptions.Mode.QUICK, Map.of());
         List<String> args = new ArrayList<>();
         if (spec.size() != null) args.addAll(List.of("--size", String.valueOf(spec.size())));
         if (spec.threaded()) args.addAll(List.of("--threads", "2"));
@@ -270,6 +271,8 @@ final class Startup {
         environments.put(FIRST + workload, spec.environment());
         return App.byId(workload).javaArgs(spec.classpath(), args);
     }
+
+    private WorkloadCatalog catalog;
 
     /** Environment variables a program's JVM needs (the workloads'), by program. */
     private final Map<String, Map<String, String>> environments = new LinkedHashMap<>();

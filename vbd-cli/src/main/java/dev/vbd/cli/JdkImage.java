@@ -1,10 +1,10 @@
 package dev.vbd.cli;
 
+import dev.vbd.agent.ExerciseClass;
 import org.objectweb.asm.Attribute;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 import java.io.IOException;
@@ -153,7 +153,7 @@ final class JdkImage {
     private void withTrainingClasses(Path java, Path classList) throws IOException {
         Path dir = work.resolve("training");
         Files.createDirectories(dir);
-        Files.write(dir.resolve(TRAINING + ".class"), trainingClass());
+        Files.write(dir.resolve(TRAINING + ".class"), ExerciseClass.generate(TRAINING));
         Path loaded = work.resolve("training.classlist");
         run(work.resolve("training.log"), java.toString(), "-Xshare:off", "-XX:DumpLoadedClassList=" + loaded,
                 "-cp", dir.toString(), TRAINING);
@@ -168,33 +168,6 @@ final class JdkImage {
             throw new IOException("the image's training run loaded none of vbd's classes (see " + work.resolve("training.log") + ")");
         }
         Files.write(classList, listed, StandardCharsets.UTF_8);
-    }
-
-    /** A program with a field, an array store and a bulk copy: every visitor of the rewrite runs on it. */
-    private static byte[] trainingClass() {
-        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, TRAINING, null, "java/lang/Object", null);
-        cw.visitField(Opcodes.ACC_STATIC, "f", "[I", null, null).visitEnd();
-        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "main", "([Ljava/lang/String;)V", null, null);
-        mv.visitCode();
-        mv.visitInsn(Opcodes.ICONST_2);
-        mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_INT);
-        mv.visitFieldInsn(Opcodes.PUTSTATIC, TRAINING, "f", "[I");
-        mv.visitFieldInsn(Opcodes.GETSTATIC, TRAINING, "f", "[I");
-        mv.visitInsn(Opcodes.ICONST_0);
-        mv.visitInsn(Opcodes.ICONST_1);
-        mv.visitInsn(Opcodes.IASTORE);
-        mv.visitFieldInsn(Opcodes.GETSTATIC, TRAINING, "f", "[I");
-        mv.visitInsn(Opcodes.ICONST_0);
-        mv.visitFieldInsn(Opcodes.GETSTATIC, TRAINING, "f", "[I");
-        mv.visitInsn(Opcodes.ICONST_1);
-        mv.visitInsn(Opcodes.ICONST_1);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V", false);
-        mv.visitInsn(Opcodes.RETURN);
-        mv.visitMaxs(0, 0);
-        mv.visitEnd();
-        cw.visitEnd();
-        return cw.toByteArray();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.vbd.cli;
 
 import dev.vbd.agent.AgentOptions;
+import dev.vbd.agent.ImageRewriting;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
 
@@ -193,14 +194,13 @@ public final class Main {
         } else {
             cmd.add(launcher.toString());
             String options = new AgentOptions(o.relaxed, o.skipUnrewritable, null, null, false).format();
-            if (!options.isEmpty()) cmd.add("-D" + IMAGE_OPTIONS + "=" + options);
+            if (!options.isEmpty()) cmd.add("-D" + ImageRewriting.OPTIONS_PROPERTY + "=" + options);
         }
         cmd.addAll(args);
         return cmd;
     }
 
-    /** The image's own rewriting: its options, and the property that leaves the rewriting to vbd's agent. */
-    static final String IMAGE_OPTIONS = "vbd.options";
+    /** The property that leaves the image's rewriting to vbd's agent. */
     static final String IMAGE_REWRITES_NOT = "-Dvbd.rewrite=agent";
 
     private static boolean bootClassPathAppended(List<String> javaArgs) {

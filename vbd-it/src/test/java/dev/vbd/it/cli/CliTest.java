@@ -60,12 +60,33 @@ class CliTest {
         List<String> cmd = new ArrayList<>();
         cmd.add(VBD.toString());
         cmd.addAll(List.of(args));
+        return exec(cmd);
+    }
+
+    /** Runs a command to its end, stdin closed; its exit status, stdout and stderr. */
+    static Result exec(List<String> cmd) throws Exception {
         Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.PIPE).start();
         p.getOutputStream().close();
         var out = p.getInputStream().readAllBytes();
         var err = p.getErrorStream().readAllBytes();
-        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "vbd finished");
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), String.join(" ", cmd) + " finished");
         return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    /** The home {@code vbd java-home -- java} prints. */
+    private static Path imageHome() throws Exception {
+        Result home = vbd("java-home", "--", "java");
+        assertEquals(0, home.status(), home.err());
+        return Path.of(home.out().trim());
+    }
+
+    /** Compiles one class, {@code name}, from {@code source} into a folder of its own, and returns the folder. */
+    private Path compile(String name, String source) throws Exception {
+        Path dir = tmp.resolve(name.toLowerCase() + "-classes");
+        Files.createDirectories(dir);
+        Files.writeString(tmp.resolve(name + ".java"), source);
+        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", dir.toString(), tmp.resolve(name + ".java").toString()));
+        return dir;
     }
 
     @Test
@@ -143,11 +164,9 @@ class CliTest {
      */
     @Test
     void javaHomeRunsProgramsUnderVbdAndIsWhatRunShows() throws Exception {
-        Result home = vbd("java-home", "--", "java");
-        assertEquals(0, home.status(), home.err());
-        Path image = Path.of(home.out().trim());
-        assertTrue(Files.isRegularFile(image.resolve("lib/modules")) && Files.isExecutable(image.resolve("bin/java")), home.out());
-        Files.writeString(tmp.resolve("Home.java"), """
+        Path image = imageHome();
+        assertTrue(Files.isRegularFile(image.resolve("lib/modules")) && Files.isExecutable(image.resolve("bin/java")), image.toString());
+        Path dir = compile("Home", """
                 public class Home {
                     public static void main(String[] args) throws Exception {
                         System.out.println(System.getProperty("java.home"));
@@ -158,14 +177,10 @@ class CliTest {
                     }
                 }
                 """);
-        Path dir = tmp.resolve("home-classes");
-        Files.createDirectories(dir);
-        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", dir.toString(), tmp.resolve("Home.java").toString()));
-        Process p = new ProcessBuilder(image.resolve("bin/java").toString(), "-cp", dir.toString(), "Home").start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out + new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        Result direct = exec(List.of(image.resolve("bin/java").toString(), "-cp", dir.toString(), "Home"));
+        assertEquals(0, direct.status(), direct.out() + direct.err());
         // the image rewrites by itself: no agent
-        assertEquals(image + "\nVbdRuntime\nfalse\n", out);
+        assertEquals(image + "\nVbdRuntime\nfalse\n", direct.out());
         Result run = vbd("run", "--", "java", "-cp", dir.toString(), "Home");
         assertEquals(0, run.status(), run.err());
         assertEquals(image + "\nVbdRuntime\nfalse\n", run.out());
@@ -192,10 +207,8 @@ class CliTest {
      */
     @Test
     void theImageRewritesUnlessToldNotTo() throws Exception {
-        Result home = vbd("java-home", "--", "java");
-        assertEquals(0, home.status(), home.err());
-        Path java = Path.of(home.out().trim()).resolve("bin/java");
-        Files.writeString(tmp.resolve("Probe.java"), """
+        Path java = imageHome().resolve("bin/java");
+        Path dir = compile("Probe", """
                 public class Probe {
                     int plain;
                     public static void main(String[] args) throws Exception {
@@ -206,24 +219,17 @@ class CliTest {
                     }
                 }
                 """);
-        Path dir = tmp.resolve("probe-classes");
-        Files.createDirectories(dir);
-        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", dir.toString(), tmp.resolve("Probe.java").toString()));
         for (Map.Entry<String, String> c : Map.of("", "rewritten\n", "-Dvbd.rewrite=none", "as compiled\n").entrySet()) {
             List<String> cmd = new ArrayList<>(List.of(java.toString()));
             if (!c.getKey().isEmpty()) cmd.add(c.getKey());
             cmd.addAll(List.of("-cp", dir.toString(), "Probe"));
-            Process p = new ProcessBuilder(cmd).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertEquals(0, p.waitFor(), out + err);
-            assertEquals(c.getValue(), out, c.getKey());
+            Result r = exec(cmd);
+            assertEquals(0, r.status(), r.out() + r.err());
+            assertEquals(c.getValue(), r.out(), c.getKey());
         }
-        Process bad = new ProcessBuilder(java.toString(), "-Dvbd.rewrite=everything", "-cp", dir.toString(), "Probe").start();
-        String out = new String(bad.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(bad.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(2, bad.waitFor(), out + err);
-        assertTrue(err.contains("-Dvbd.rewrite=everything") && out.isEmpty(), err);
+        Result bad = exec(List.of(java.toString(), "-Dvbd.rewrite=everything", "-cp", dir.toString(), "Probe"));
+        assertEquals(2, bad.status(), bad.out() + bad.err());
+        assertTrue(bad.err().contains("-Dvbd.rewrite=everything") && bad.out().isEmpty(), bad.err());
     }
 
     /**
@@ -232,10 +238,8 @@ class CliTest {
      */
     @Test
     void theImageRefusesTheBootClassPathAndRunGivesItTheAgent() throws Exception {
-        Result home = vbd("java-home", "--", "java");
-        assertEquals(0, home.status(), home.err());
-        Path image = Path.of(home.out().trim());
-        Files.writeString(tmp.resolve("Boot.java"), """
+        Path image = imageHome();
+        Path dir = compile("Boot", """
                 public class Boot {
                     public static void main(String[] args) {
                         System.out.println("loader=" + Boot.class.getClassLoader() + " agent="
@@ -243,14 +247,10 @@ class CliTest {
                     }
                 }
                 """);
-        Path dir = tmp.resolve("boot-classes");
-        Files.createDirectories(dir);
-        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", dir.toString(), tmp.resolve("Boot.java").toString()));
-        Process p = new ProcessBuilder(image.resolve("bin/java").toString(), "-Xbootclasspath/a:" + dir, "Boot").start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(2, p.waitFor(), out + err);
-        assertTrue(err.contains("-Xbootclasspath/a") && err.contains("vbd run") && out.isEmpty(), out + err);
+        Result refused = exec(List.of(image.resolve("bin/java").toString(), "-Xbootclasspath/a:" + dir, "Boot"));
+        assertEquals(2, refused.status(), refused.out() + refused.err());
+        assertTrue(refused.err().contains("-Xbootclasspath/a") && refused.err().contains("vbd run") && refused.out().isEmpty(),
+                refused.out() + refused.err());
         Result run = vbd("run", "--", "java", "-Xbootclasspath/a:" + dir, "Boot");
         assertEquals(0, run.status(), run.err());
         assertEquals("loader=null agent=true\n", run.out());

@@ -6,14 +6,15 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** {@code vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
+/** {@code vbd litmus [--quick|--full] [--stock] [--agent] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
 final class LitmusOptions {
     static final String USAGE = """
-            usage: vbd litmus [--quick|--full] [--stock] [--json FILE] [--tests REGEX] [--java JAVA] [--oversubscribe]
+            usage: vbd litmus [--quick|--full] [--stock] [--agent] [--json FILE] [--tests REGEX] [--java JAVA] [--oversubscribe]
                               [--out DIR | --from DIR]
               --quick       one short fork per test and JVM configuration (the default; a few minutes)
               --full        forks until every test has at least 10^7 samples (10^3 for spin-loop tests)
               --stock       also run every test under stock Java, through the same jcstress forks
+              --agent       forks rewrite with vbd's agent ('vbd run --agent') rather than the image's own define paths
               --json FILE   write the results as JSON
               --tests REGEX only the tests whose name matches (e.g. 'sb\\.|mp\\.')
               --java JAVA   the java launcher of the JDK to test (default: java on the PATH)
@@ -26,6 +27,7 @@ final class LitmusOptions {
 
     Preset preset = Preset.QUICK;
     boolean stock;
+    boolean agent;
     boolean oversubscribe;
     Path json;
     Pattern tests = Pattern.compile(".*");
@@ -41,6 +43,7 @@ final class LitmusOptions {
                 case "--quick" -> o.preset = Preset.QUICK;
                 case "--full" -> o.preset = Preset.FULL;
                 case "--stock" -> o.stock = true;
+                case "--agent" -> o.agent = true;
                 case "--oversubscribe" -> o.oversubscribe = true;
                 case "--json" -> o.json = Path.of(value(args, ++i, a)).toAbsolutePath();
                 case "--out" -> o.out = Path.of(value(args, ++i, a)).toAbsolutePath();

@@ -20,10 +20,13 @@ final class VbdArgs {
     /** The host's launcher, and the options every fork is given before its own. */
     record Forks(String host, List<String> prepend) {}
 
-    static Forks of(Path home, String java, Path relaxed) throws IOException, InterruptedException {
+    /** {@code agent}: the forks rewrite with vbd's agent, as {@code bin/vbd run --agent} does. */
+    static Forks of(Path home, String java, Path relaxed, boolean agent) throws IOException, InterruptedException {
         Path vbd = home.resolve("bin/vbd");
-        Process p = new ProcessBuilder(vbd.toString(), "launch", "--relaxed", relaxed.toString(), "--", java)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> cmd = new ArrayList<>(List.of(vbd.toString(), "launch", "--relaxed", relaxed.toString()));
+        if (agent) cmd.add("--agent");
+        cmd.addAll(List.of("--", java));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         p.getInputStream().transferTo(buf);
         int status = p.waitFor();

@@ -250,10 +250,14 @@ public final class VbdRuntime {
     }
 
     /** Called by the JDK's one native define path for every hidden class (see {@code java.lang.VbdDefineClass}). */
-    public static byte[] rewriteHidden(Class<?> lookup, byte[] bytes) {
+    public static byte[] rewriteHidden(Class<?> lookup, byte[] b, int off, int len) {
         BiFunction<Class<?>, byte[], byte[]> r = hiddenClassRewriter;
         if (r == null) return null; // JVM start-up: the JDK's own, before any program code
-        return r.apply(lookup, bytes);
+        return r.apply(lookup, slice(b, off, len));
+    }
+
+    private static byte[] slice(byte[] b, int off, int len) {
+        return off == 0 && len == b.length ? b : java.util.Arrays.copyOfRange(b, off, off + len);
     }
 
     /** The rewrite of a class defined from bytes by a class loader: the class file to define instead, or null. */
@@ -297,7 +301,7 @@ public final class VbdRuntime {
         if (!rewritesDefinedClasses()) return null;
         ClassDefinitions d = classDefinitions;
         if (d == null) return null;
-        return d.rewrite(loader, name, off == 0 && len == b.length ? b : java.util.Arrays.copyOfRange(b, off, off + len));
+        return d.rewrite(loader, name, slice(b, off, len));
     }
 
     /**
