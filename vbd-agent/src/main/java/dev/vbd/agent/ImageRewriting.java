@@ -3,8 +3,18 @@ package dev.vbd.agent;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
+import dev.vbd.core.rewrite.RewriteStore;
 
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.atomic.VbdRuntime;
+import java.util.zip.CRC32;
 
 /**
  * vbd in a prepared runtime image, without an agent. The image's java.base hands every class
@@ -16,10 +26,17 @@ import java.util.concurrent.atomic.VbdRuntime;
  * {@code jdk.internal.misc} and archived with the JDK's classes, so that nothing of vbd is on
  * the program's class path and loading it costs what loading JDK classes costs. Options come
  * from {@code -Dvbd.options}, in the agent's format ({@link AgentOptions}).
+ *
+ * <p>Rewrites are kept between runs ({@link RewriteStore}) beside the image in vbd's cache, one
+ * store per relaxed config: a program started again takes the classes it loaded before from
+ * there. {@code -Dvbd.store=off} rewrites everything anew; {@code -Dvbd.store=DIR} keeps them in
+ * {@code DIR} instead.
  */
 public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
     /** The system property that carries the options to the image, in the agent's format. */
     public static final String OPTIONS_PROPERTY = "vbd.options";
+    /** The system property that moves ({@code DIR}) or switches off ({@code off}) the store of rewrites. */
+    public static final String STORE_PROPERTY = "vbd.store";
 
     private final LoadTimeRewriter rewriter;
 
@@ -52,8 +69,56 @@ public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
         DeclaredModifiers declared = new DeclaredModifiers();
         declared.install();
         LoadTimeRewriter rewriter = new LoadTimeRewriter(policy, options.skipUnrewritable(), stats, declared, true);
+        rewriter.store(store(options.relaxed()));
         new HiddenClasses(rewriter, stats, false).install();
         VbdRuntime.classDefinitions(new ImageRewriting(rewriter));
+    }
+
+    /**
+     * The store for this image and relaxed config, or null. Kept rewrites are valid for one build
+     * of vbd and one config: a store lives in the prepared JDK's directory (or, with a {@code DIR},
+     * under that directory's name), and a config's store under its text's CRC-32 and length, with
+     * the text beside it to tell two configs of the same checksum apart.
+     */
+    private static RewriteStore store(Path relaxed) {
+        String where = System.getProperty(STORE_PROPERTY);
+        if ("off".equals(where)) return null;
+        File entry = new File(System.getProperty("java.home")).getAbsoluteFile().getParentFile();
+        if (entry == null) return null;
+        File root = where == null || where.isEmpty() ? new File(entry, "rewrites") : new File(where, entry.getName());
+        if (relaxed == null) return RewriteStore.inBackground(new File(root, "default"));
+        byte[] config;
+        try (FileInputStream in = new FileInputStream(relaxed.toFile())) {
+            config = in.readAllBytes();
+        } catch (IOException e) {
+            return null;
+        }
+        CRC32 crc = new CRC32();
+        crc.update(config, 0, config.length);
+        File dir = new File(root, "relaxed-" + Long.toHexString(crc.getValue()) + "-" + config.length);
+        File text = new File(dir, "relaxed-config.txt");
+        try {
+            if (!text.isFile()) {
+                if (!dir.isDirectory() && !dir.mkdirs() && !dir.isDirectory()) return null;
+                File tmp = new File(dir, text.getName() + "." + System.nanoTime() + ".tmp");
+                try (FileOutputStream out = new FileOutputStream(tmp)) {
+                    out.write(config);
+                }
+                try {
+                    // a link, unlike a rename, never replaces: of two configs racing for one name, one wins
+                    Files.createLink(text.toPath(), tmp.toPath());
+                } catch (FileAlreadyExistsException e) {
+                    // another JVM's; compared below
+                } finally {
+                    tmp.delete();
+                }
+            }
+            try (FileInputStream in = new FileInputStream(text)) {
+                return Arrays.equals(in.readAllBytes(), config) ? RewriteStore.inBackground(dir) : null;
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldOracle;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
+import dev.vbd.core.rewrite.RewriteStore;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -35,6 +36,7 @@ final class LoadTimeRewriter {
     private final Map<ClassLoader, ClassRewriter> rewriters = new WeakHashMap<>();
     private ClassRewriter bootRewriter;
     private FieldOracle plainInJvm;
+    private RewriteStore store;
 
     LoadTimeRewriter(Policy policy, boolean skipUnrewritable, RewriteStats stats, DeclaredModifiers declared,
                      boolean readOnThisThread) {
@@ -47,7 +49,9 @@ final class LoadTimeRewriter {
 
     /** The class file to define instead of {@code bytes}, or null to define it as it is. */
     byte[] rewrite(ClassLoader loader, String className, byte[] bytes) {
-        if (containsMarker(bytes)) {
+        // With a store the kept rewrite is looked for first: a class that carries the marker is never
+        // kept, and the rewriter recognises it by parsing; this byte scan costs every class that is kept.
+        if (store == null && containsMarker(bytes)) {
             stats.alreadyRewritten.incrementAndGet();
             return null;
         }
@@ -103,6 +107,11 @@ final class LoadTimeRewriter {
         this.plainInJvm = plain;
     }
 
+    /** Where rewrites are kept between runs ({@link ClassRewriter#store}); call before the first rewrite. */
+    synchronized void store(RewriteStore store) {
+        this.store = store;
+    }
+
     synchronized ClassRewriter rewriterFor(ClassLoader loader) {
         if (loader == null) {
             if (bootRewriter == null) bootRewriter = newRewriter(null, true);
@@ -117,7 +126,8 @@ final class LoadTimeRewriter {
     }
 
     private ClassRewriter newRewriter(ClassLoader loader, boolean jdkLoader) {
-        return new ClassRewriter(policy, new LoaderBytesSource(loader, readOnThisThread), jdkLoader).fenceFields(plainInJvm);
+        return new ClassRewriter(policy, new LoaderBytesSource(loader, readOnThisThread), jdkLoader)
+                .fenceFields(plainInJvm).store(store);
     }
 
     static boolean containsMarker(byte[] bytes) {

@@ -1,6 +1,7 @@
 package dev.vbd.cli;
 
 import dev.vbd.agent.ExerciseClass;
+import dev.vbd.agent.ImageRewriting;
 import org.objectweb.asm.Attribute;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -148,24 +149,28 @@ final class JdkImage {
 
     /**
      * Adds to the class list the JDK classes the image's own rewriting loads, its own included: a
-     * small generated program, run once with the list of what it loads, makes every visitor run.
+     * small generated program, run with the list of what it loads, makes every visitor run. It runs
+     * twice over a store of its own, so that both a rewrite kept and a rewrite taken from the store
+     * are listed.
      */
     private void withTrainingClasses(Path java, Path classList) throws IOException {
         Path dir = work.resolve("training");
         Files.createDirectories(dir);
         Files.write(dir.resolve(TRAINING + ".class"), ExerciseClass.generate(TRAINING));
-        Path loaded = work.resolve("training.classlist");
-        run(work.resolve("training.log"), java.toString(), "-Xshare:off", "-XX:DumpLoadedClassList=" + loaded,
-                "-cp", dir.toString(), TRAINING);
         Set<String> listed = new java.util.LinkedHashSet<>(Files.readAllLines(classList, StandardCharsets.UTF_8));
         List<String> added = new ArrayList<>();
-        for (String line : Files.readAllLines(loaded, StandardCharsets.UTF_8)) {
-            if (line.isEmpty() || line.startsWith("@") || line.startsWith("#")) continue;
-            String name = line.split(" ", 2)[0];
-            if (!name.equals(TRAINING) && listed.add(name)) added.add(name);
+        for (String run : List.of("keeps", "takes")) {
+            Path loaded = work.resolve("training-" + run + ".classlist");
+            run(work.resolve("training-" + run + ".log"), java.toString(), "-Xshare:off", "-XX:DumpLoadedClassList=" + loaded,
+                    "-D" + ImageRewriting.STORE_PROPERTY + "=" + work.resolve("training-store"), "-cp", dir.toString(), TRAINING);
+            for (String line : Files.readAllLines(loaded, StandardCharsets.UTF_8)) {
+                if (line.isEmpty() || line.startsWith("@") || line.startsWith("#")) continue;
+                String name = line.split(" ", 2)[0];
+                if (!name.equals(TRAINING) && listed.add(name)) added.add(name);
+            }
         }
         if (added.stream().noneMatch(n -> n.startsWith(RELOCATED))) {
-            throw new IOException("the image's training run loaded none of vbd's classes (see " + work.resolve("training.log") + ")");
+            throw new IOException("the image's training run loaded none of vbd's classes (see " + work.resolve("training-keeps.log") + ")");
         }
         Files.write(classList, listed, StandardCharsets.UTF_8);
     }

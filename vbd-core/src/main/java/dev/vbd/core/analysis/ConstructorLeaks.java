@@ -1,6 +1,7 @@
 package dev.vbd.core.analysis;
 
 import dev.vbd.core.ClassBytesSource;
+import dev.vbd.core.Consulted;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -64,7 +65,7 @@ public final class ConstructorLeaks {
     }
 
     /** True if no constructor of the class can leak {@code this}. */
-    boolean leakFree(String internalName) {
+    public boolean leakFree(String internalName) {
         Boolean known = superLeakFree.get(internalName);
         if (known != null) return known;
         superLeakFree.put(internalName, Boolean.FALSE); // cycles and recursion: assume the worst
@@ -174,7 +175,9 @@ public final class ConstructorLeaks {
                 if (!receiverIsThis) return false;
                 if (op == Opcodes.INVOKESPECIAL && mi.name.equals("<init>")) {
                     if (mi.owner.equals(cn.name)) return false; // this(...): that constructor is analysed on its own
-                    return !leakFree(mi.owner);
+                    boolean free = leakFree(mi.owner);
+                    Consulted.note(Consulted.Question.LEAK_FREE, mi.owner, free);
+                    return !free;
                 }
                 return true; // a method called on a partly built object can publish it
             }

@@ -1,6 +1,7 @@
 package dev.vbd.core.rewrite;
 
 import dev.vbd.core.ClassBytesSource;
+import dev.vbd.core.Consulted;
 import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.analysis.ConstructorLeaks;
@@ -52,6 +53,8 @@ public final class ClassRewriter implements FieldOracle {
     private final boolean jdk;
     /** Fields that stay plain in the JVM though they should be volatile (see {@link #fenceFields}). */
     private volatile FieldOracle plainInJvm;
+    /** Where rewrites are kept between runs, if anywhere (see {@link #store}). */
+    private volatile RewriteStore store;
 
     /** A rewriter for application classes loaded at run time, after the JVM has booted. */
     public ClassRewriter(Policy policy, ClassBytesSource source) {
@@ -94,6 +97,19 @@ public final class ClassRewriter implements FieldOracle {
         return this;
     }
 
+    /**
+     * Keeps each rewrite in {@code store} and takes rewrites from it. A kept rewrite stands in for a
+     * new one only for the same bytes, the same kind of rewriter, and the same answers about other
+     * classes ({@link Consulted}); the store must belong to this policy and this version of vbd.
+     * Not with {@link #fenceFields}, whose answers depend on what the JVM loaded before. A class
+     * taken from the store is not read: relaxed code rewritten later that touches the fields of a
+     * class generated at run time (whose bytes the source cannot find) keeps that access volatile.
+     */
+    public ClassRewriter store(RewriteStore store) {
+        this.store = store;
+        return this;
+    }
+
     public RewriteResult rewrite(byte[] bytes) {
         return rewrite(bytes, false);
     }
@@ -104,6 +120,78 @@ public final class ClassRewriter implements FieldOracle {
      * instead of failing the whole class.
      */
     public RewriteResult rewrite(byte[] bytes, boolean leaveOversizedMethods) {
+        RewriteStore kept = store;
+        if (kept == null || plainInJvm != null) return rewriteNow(bytes, leaveOversizedMethods);
+        String kind = (privileged ? "boot" : "app") + (linkPlainFields ? "" : "-unlinked") + (leaveOversizedMethods ? "-lenient" : "");
+        RewriteStore.Kept k;
+        try {
+            k = kept.find(kind, bytes);
+        } catch (RuntimeException e) {
+            k = null; // the store is a cache: whatever is wrong with it, the class is rewritten anew
+        }
+        if (k != null && keptStillHolds(k, bytes)) {
+            kept.hits.incrementAndGet();
+            return k.result();
+        }
+        Consulted consulted = Consulted.begin();
+        RewriteResult r;
+        try {
+            r = rewriteNow(bytes, leaveOversizedMethods);
+        } finally {
+            consulted.end();
+        }
+        try {
+            kept.put(kind, bytes, r, consulted.answers());
+        } catch (RuntimeException e) {
+            // not kept; the rewrite stands
+        }
+        return r;
+    }
+
+    /**
+     * Whether a kept rewrite is what rewriting the bytes now would give: whether every question it
+     * asked about other classes gets the same answer now.
+     */
+    private boolean keptStillHolds(RewriteStore.Kept k, byte[] bytes) {
+        List<Consulted.Answer> answers = k.consulted();
+        for (Consulted.Answer a : answers) {
+            if (a.question() == Consulted.Question.MADE_VOLATILE) {
+                // relaxed code: it may ask about this class's own fields, which a class generated at
+                // run time has no bytes for the source to find; a new rewrite would know them from here
+                try {
+                    factsCache.putIfAbsent(k.result().className(), ClassFacts.read(bytes));
+                } catch (RuntimeException e) {
+                    return false;
+                }
+                break;
+            }
+        }
+        for (Consulted.Answer a : answers) {
+            String s = a.subject();
+            boolean now;
+            switch (a.question()) {
+                case PACKAGE_RELAXED:
+                    now = packageAnnotated(s);
+                    break;
+                case LEAK_FREE:
+                    now = leaks.leakFree(s);
+                    break;
+                case MADE_VOLATILE: {
+                    int i = s.indexOf(';');
+                    int j = s.indexOf(';', i + 1);
+                    if (i < 0 || j < 0) return false;
+                    now = madeVolatile(s.substring(0, i), s.substring(i + 1, j), s.substring(j + 1));
+                    break;
+                }
+                default:
+                    return false;
+            }
+            if (now != a.value()) return false;
+        }
+        return true;
+    }
+
+    private RewriteResult rewriteNow(byte[] bytes, boolean leaveOversizedMethods) {
         ClassReader reader;
         String name;
         try {
@@ -223,7 +311,9 @@ public final class ClassRewriter implements FieldOracle {
     }
 
     private boolean classRelaxed(ClassFacts facts) {
-        return policy.classRelaxed(facts.name, facts.relaxedAnnotation, packageAnnotated(facts.name));
+        boolean packageRelaxed = packageAnnotated(facts.name);
+        Consulted.note(Consulted.Question.PACKAGE_RELAXED, facts.name, packageRelaxed);
+        return policy.classRelaxed(facts.name, facts.relaxedAnnotation, packageRelaxed);
     }
 
     private boolean packageAnnotated(String className) {
@@ -269,6 +359,12 @@ public final class ClassRewriter implements FieldOracle {
      */
     @Override
     public boolean madeVolatile(String owner, String name, String descriptor) {
+        boolean made = madeVolatileNow(owner, name, descriptor);
+        Consulted.note(Consulted.Question.MADE_VOLATILE, Consulted.field(owner, name, descriptor), made);
+        return made;
+    }
+
+    private boolean madeVolatileNow(String owner, String name, String descriptor) {
         String cls = owner;
         for (int depth = 0; cls != null && depth < 64; depth++) {
             ClassFacts f = facts(cls);

@@ -233,6 +233,101 @@ class CliTest {
     }
 
     /**
+     * The image keeps each rewrite and takes it again when the same bytes are defined in a later
+     * run: the first run leaves one pack of rewrites in the store, the second writes nothing, a
+     * changed class is rewritten and kept in a pack of its run, and {@code -Dvbd.store=off}
+     * neither reads nor writes the store.
+     */
+    @Test
+    void theImageKeepsRewritesForTheNextRun() throws Exception {
+        Path java = imageHome().resolve("bin/java");
+        Path store = tmp.resolve("store");
+        Path kept = store.resolve(java.getParent().getParent().getParent().getFileName()).resolve("default");
+        String probe = """
+                public class Kept {
+                    int plain;
+                    public static void main(String[] args) throws Exception {
+                        int m = (int) Class.forName("java.util.concurrent.atomic.VbdFieldModifiers")
+                                .getMethod("field", int.class, Class.class, String.class)
+                                .invoke(null, java.lang.reflect.Modifier.VOLATILE, Kept.class, "plain");
+                        System.out.println(((m & java.lang.reflect.Modifier.VOLATILE) == 0 ? "rewritten" : "as compiled") + "%s");
+                    }
+                }
+                """;
+        Path dir = compile("Kept", probe.formatted(""));
+        List<String> run = List.of(java.toString(), "-Dvbd.store=" + store, "-cp", dir.toString(), "Kept");
+        Result first = exec(run);
+        assertEquals("rewritten\n", first.out(), first.err());
+        Map<String, Object> afterFirst = storeFiles(kept);
+        assertEquals(1, afterFirst.size(), "the first run's pack: " + afterFirst.keySet());
+
+        Result second = exec(run);
+        assertEquals("rewritten\n", second.out(), second.err());
+        assertEquals(afterFirst, storeFiles(kept), "the second run took the kept rewrite and wrote nothing");
+
+        compile("Kept", probe.formatted(" again"));
+        Result changed = exec(run);
+        assertEquals("rewritten again\n", changed.out(), changed.err());
+        assertEquals(2, storeFiles(kept).size(), "the changed class is kept in a pack beside the first");
+
+        Result off = exec(List.of(java.toString(), "-Dvbd.store=off", "-cp", dir.toString(), "Kept"));
+        assertEquals("rewritten again\n", off.out(), off.err());
+        assertEquals(2, storeFiles(kept).size());
+    }
+
+    /**
+     * A class first defined while the JVM shuts down (in a shutdown hook), in a run that has kept
+     * nothing yet, is rewritten like any other, though it is too late to keep it: the store never
+     * stops the program. The first run keeps the program's other classes, so that in the second
+     * the class defined at shutdown is the first one to keep.
+     */
+    @Test
+    void aClassFirstDefinedAtShutdownRunsUnderTheStore() throws Exception {
+        Path java = imageHome().resolve("bin/java");
+        Path dir = compile("Late", """
+                public class Late {
+                    static class Helper { int n; }
+                    public static void main(String[] args) {
+                        Runtime.getRuntime().addShutdownHook(new Thread() {
+                            @Override public void run() {
+                                if (args.length == 0) {
+                                    System.out.println("hook");
+                                    return;
+                                }
+                                Helper h = new Helper();
+                                h.n = 7;
+                                System.out.println("hook " + h.n);
+                            }
+                        });
+                        System.out.println("main");
+                    }
+                }
+                """);
+        List<String> run = List.of(java.toString(), "-Dvbd.store=" + tmp.resolve("late-store"), "-cp", dir.toString(), "Late");
+        Result keeps = exec(run);
+        assertEquals("main\nhook\n", keeps.out(), keeps.err());
+        List<String> late = new ArrayList<>(run);
+        late.add("helper");
+        for (int i = 0; i < 2; i++) {
+            Result r = exec(late);
+            assertEquals(0, r.status(), "run " + i + ": " + r.out() + r.err());
+            assertEquals("main\nhook 7\n", r.out(), "run " + i + ": " + r.err());
+        }
+    }
+
+    /** Each file of a store of rewrites, with what tells a file replaced from the same file kept. */
+    private static Map<String, Object> storeFiles(Path dir) throws IOException {
+        Map<String, Object> files = new java.util.TreeMap<>();
+        try (var s = Files.list(dir)) {
+            for (Path f : s.toList()) {
+                files.put(f.getFileName().toString(), List.of(Files.getLastModifiedTime(f),
+                        Files.readAttributes(f, java.nio.file.attribute.BasicFileAttributes.class).fileKey()));
+            }
+        }
+        return files;
+    }
+
+    /**
      * The JVM defines the boot class path's classes itself, past the image's define paths: the
      * image's java refuses such a command line, naming {@code vbd run}, which gives it the agent.
      */
