@@ -179,12 +179,15 @@ public final class Bench {
                 case LISTED -> r.relaxedFile;
                 case ALL -> r.allRelaxedFile;
             };
-            new Progress(err, List.of()).note("asking bin/vbd for the JVM options of " + c.id
+            new Progress(err, List.of()).note("asking bin/vbd how it runs " + c.id
                     + (c.relaxation == Config.Relaxation.ALL ? " (the first time, it prepares a JDK with everything relaxed)" : ""));
-            vbdArgs.put(c.relaxation, VbdOptions.jvmArgs(repo, options.java, relaxed));
+            vbdArgs.put(c.relaxation, VbdOptions.launchPrefix(repo, options.java, relaxed));
         }
         for (Config c : used) {
-            List<String> flags = new ArrayList<>(c.vbd ? vbdArgs.get(c.relaxation) : List.of());
+            // a vbd configuration runs as bin/vbd run does: the prepared image's java, then its options
+            List<String> launch = c.vbd ? vbdArgs.get(c.relaxation) : List.of(options.java);
+            r.configJava.put(c, launch.get(0));
+            List<String> flags = new ArrayList<>(launch.subList(1, launch.size()));
             flags.addAll(c.flags);
             r.configFlags.put(c, flags);
         }
@@ -207,7 +210,7 @@ public final class Bench {
                     continue;
                 }
                 List<String> cmd = new ArrayList<>();
-                cmd.add(options.java);
+                cmd.add(r.configJava.get(inv.config()));
                 cmd.addAll(r.configFlags.get(inv.config()));
                 cmd.addAll(r.sharedFlags);
                 cmd.addAll(inv.workload().javaArgs(inv.threads(), options.iterations));
@@ -297,7 +300,7 @@ public final class Bench {
                 + (r.workloads.isEmpty() ? "" : " and plots") + " (" + Progress.duration(r.wallS) + ")");
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) return;
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);

@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * plain and URL-encoded (the agent's options), and both are replaced.
  */
 final class Portable {
-    /** A prepared JDK's patch jar names the cache it lives in: {@code CACHE/jdk/VERSION-KEY/patch/}. */
-    private static final Pattern CACHE = Pattern.compile("(/[^\\s\"=:,]+?)/jdk/[^/\\s\"]+/patch/");
+    /** A prepared JDK's patch jar or image names the cache it lives in: {@code CACHE/jdk/VERSION-KEY/patch/} or {@code .../image/}. */
+    private static final Pattern CACHE = Pattern.compile("(/[^\\s\"=:,]+?)/jdk/[^/\\s\"]+/(?:patch|image)/");
 
     private Portable() {}
 

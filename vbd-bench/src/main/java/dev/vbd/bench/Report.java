@@ -169,7 +169,7 @@ final class Report {
         Map<String, Object> m = new LinkedHashMap<>();
         for (Map.Entry<Config, List<String>> e : r.configFlags.entrySet()) {
             Config c = e.getKey();
-            m.put(c.id, map("description", c.description, "baseline", c.baseline, "flags", e.getValue()));
+            m.put(c.id, map("description", c.description, "baseline", c.baseline, "java", r.configJava.get(c), "flags", e.getValue()));
         }
         return m;
     }
@@ -346,7 +346,8 @@ final class Report {
                     case LISTED -> " --relaxed " + (r.relaxedFile == null ? "?" : r.relaxedFile.getFileName());
                     case ALL -> " --relaxed " + (r.allRelaxedFile == null ? "?" : r.allRelaxedFile.getFileName());
                 };
-                flags = "`bin/vbd jvm-args" + relaxed + "` (" + (e.getValue().size() - c.flags.size()) + " options)"
+                int own = e.getValue().size() - c.flags.size();
+                flags = "`bin/vbd run" + relaxed + "`: the prepared image's java" + (own == 0 ? "" : " and " + own + " option" + (own == 1 ? "" : "s"))
                         + (flags.isEmpty() ? "" : " `" + flags + "`");
             } else if (!flags.isEmpty()) {
                 flags = "`" + flags + "`";

@@ -18,6 +18,8 @@ final class RunRecord {
     /** JVM options every workload JVM gets: heap and GC. */
     List<String> sharedFlags = List.of();
     /** Per configuration, its JVM options before the shared ones (vbd's, then the configuration's own). */
+    /** The java each configuration runs: the JDK's own, or for vbd the prepared image's. */
+    Map<Config, String> configJava = new LinkedHashMap<>();
     Map<Config, List<String>> configFlags = new LinkedHashMap<>();
     Path relaxedFile;
     int relaxedRules;

@@ -30,8 +30,10 @@ import java.util.stream.Stream;
  *
  * <p>Configurations: {@code stock} is the JDK's {@code java}; {@code vbd} is the command
  * {@code bin/vbd run} executes (asked once from {@code bin/vbd launch}, so no timed run pays for
- * vbd's own launcher JVM): the prepared image, which rewrites the program's classes itself;
- * {@code vbd-agent} is {@code bin/vbd run --agent}'s, the image with vbd's agent doing the rewriting;
+ * vbd's own launcher JVM): the prepared image, which rewrites the program's classes itself and
+ * takes those it rewrote in an earlier run from its store (the untimed first run fills it);
+ * {@code vbd-first} is the same with a store emptied before each run, as a program's first run
+ * under vbd finds it; {@code vbd-agent} is {@code bin/vbd run --agent}'s, the image with vbd's agent doing the rewriting;
  * {@code vbd-patched} is the JDK's {@code java} with the options of
  * {@code bin/vbd jvm-args} (its modules patched at start, as launchers that keep their own
  * {@code java} run it).
@@ -45,7 +47,7 @@ final class Startup {
                                junit (300 small JUnit 5 tests through the JUnit Platform launcher),
                                first-NAME (the first iteration of bench workload NAME, at the quick size),
                                workloads (every first-NAME)
-              --configs a,b    among stock, vbd, vbd-agent, vbd-patched (default: all; stock is always run)
+              --configs a,b    among stock, vbd, vbd-first, vbd-agent, vbd-patched (default: all; stock is always run)
               --java J         the java launcher of the JDK to measure (default: java)
               --out DIR        where startup.md and startup.json go (default: bench-results/<UTC time>-startup/)
             """;
@@ -60,7 +62,7 @@ final class Startup {
         for (String w : WorkloadCatalog.names()) known.add(FIRST + w);
         return known;
     }
-    static final List<String> CONFIGS = List.of("stock", "vbd", "vbd-agent", "vbd-patched");
+    static final List<String> CONFIGS = List.of("stock", "vbd", "vbd-first", "vbd-agent", "vbd-patched");
     private static final int JUNIT_CLASSES = 10;
     private static final int JUNIT_TESTS_PER_CLASS = 30;
 
@@ -132,12 +134,12 @@ final class Startup {
             ms.put(p, m);
         }
         // one untimed run of each first: file caches, and anything vbd prepares on first use
-        for (String p : programs) for (String c : configs) s.time(p, commands.get(p).get(c));
+        for (String p : programs) for (String c : configs) s.time(p, c, commands.get(p).get(c));
         for (int r = 0; r < rounds; r++) {
             for (String p : programs) {
                 for (int k = 0; k < configs.size(); k++) {
                     String c = configs.get((k + r) % configs.size()); // each configuration takes each place in turn
-                    ms.get(p).get(c)[r] = s.time(p, commands.get(p).get(c));
+                    ms.get(p).get(c)[r] = s.time(p, c, commands.get(p).get(c));
                 }
             }
             System.err.printf(Locale.ROOT, "vbd bench --startup: round %d of %d done%n", r + 1, rounds);
@@ -314,6 +316,11 @@ final class Startup {
                 cmd.addAll(args);
             }
             case "vbd" -> cmd.addAll(VbdOptions.launchCommand(repo, java, args));
+            case "vbd-first" -> {
+                List<String> withStore = new ArrayList<>(List.of("-Dvbd.store=" + firstStore()));
+                withStore.addAll(args);
+                cmd.addAll(VbdOptions.launchCommand(repo, java, withStore));
+            }
             case "vbd-agent" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--agent"), java, args));
             default -> {
                 cmd.add(java);
@@ -325,8 +332,14 @@ final class Startup {
     }
 
     /** Wall milliseconds of one run; a run that fails stops the measurement with its output. */
-    private double time(String program, List<String> cmd) throws IOException, InterruptedException {
+    /** The store of rewrites of {@code vbd-first}, emptied before each of its runs. */
+    private Path firstStore() {
+        return work.resolve("first-store");
+    }
+
+    private double time(String program, String config, List<String> cmd) throws IOException, InterruptedException {
         Files.createDirectories(work);
+        if (config.equals("vbd-first")) Bench.deleteTree(firstStore()); // untimed: the run finds an empty store
         Path log = work.resolve("last-run.txt");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));

@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * The JVM options that put a plain {@code java} under vbd, asked once per relaxed config from
- * {@code bin/vbd jvm-args}; and the whole command {@code bin/vbd run} would execute, from
- * {@code bin/vbd launch}. Asking before anything is timed also prepares the JDK, so no timed
+ * {@code bin/vbd jvm-args}; and the java, options, or whole command {@code bin/vbd run} would
+ * execute, from {@code bin/vbd launch}. Asking before anything is timed also prepares the JDK, so no timed
  * invocation pays for that, and the timed JVMs run without the launcher's own JVM in front.
  */
 final class VbdOptions {
@@ -17,6 +17,21 @@ final class VbdOptions {
 
     static List<String> jvmArgs(Path repo, String java, Path relaxed) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "jvm-args"));
+        if (relaxed != null) {
+            cmd.add("--relaxed");
+            cmd.add(relaxed.toString());
+        }
+        cmd.add("--");
+        cmd.add(java);
+        return ask(cmd, relaxed);
+    }
+
+    /**
+     * The java and options {@code bin/vbd run [--relaxed FILE] -- java} starts a program with: the
+     * prepared image's own launcher, and the relaxed config as a system property.
+     */
+    static List<String> launchPrefix(Path repo, String java, Path relaxed) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "launch"));
         if (relaxed != null) {
             cmd.add("--relaxed");
             cmd.add(relaxed.toString());

@@ -12,6 +12,8 @@ class PortableTest {
         String text = "\"--patch-module=java.base=/home/u/.cache/vbd/jdk/17.0.15-4c3c/patch/java.base.jar\", "
                 + "\"-javaagent:/src/vbd/vbd-cli/target/vbd.jar=jdk=%2Fhome%2Fu%2F.cache%2Fvbd%2Fjdk%2F17.0.15-4c3c\", "
                 + "\"negative\": \"/src/vbd/vbd-bench/relaxed/everything.relaxed\", \"java.home\": \"/usr/lib/jvm/java-17-openjdk-amd64\"";
+        assertEquals("\"java\": \"$VBD_CACHE/jdk/17.0.15-4c3c/image/bin/java\"",
+                Portable.of("\"java\": \"/home/u/.cache/vbd/jdk/17.0.15-4c3c/image/bin/java\"", Path.of("/src/vbd"), null));
         assertEquals("\"--patch-module=java.base=$VBD_CACHE/jdk/17.0.15-4c3c/patch/java.base.jar\", "
                         + "\"-javaagent:vbd-cli/target/vbd.jar=jdk=%24VBD_CACHE%2Fjdk%2F17.0.15-4c3c\", "
                         + "\"negative\": \"vbd-bench/relaxed/everything.relaxed\", \"java.home\": \"java-17-openjdk-amd64\"",

@@ -40,9 +40,12 @@ class ReportTest {
         r.workloads.add(spec("b"));
         r.headline = Config.VBD;
         r.sharedFlags = List.of("-Xms2g", "-Xmx2g", "-XX:+UseG1GC");
+        r.configJava.put(Config.STOCK, "java");
+        r.configJava.put(Config.VBD, "image/bin/java");
+        r.configJava.put(Config.VBD_RELAXED, "image/bin/java");
         r.configFlags.put(Config.STOCK, List.of());
-        r.configFlags.put(Config.VBD, List.of("-javaagent:vbd.jar"));
-        r.configFlags.put(Config.VBD_RELAXED, List.of("-javaagent:vbd.jar=relaxed"));
+        r.configFlags.put(Config.VBD, List.of());
+        r.configFlags.put(Config.VBD_RELAXED, List.of("-Dvbd.options=relaxed=top.relaxed"));
         List<Measurement> ms = new ArrayList<>();
         add(ms, "a", Config.STOCK, 2, 100, 102, 98);
         add(ms, "a", Config.VBD, 2, 150, 155, 145);
