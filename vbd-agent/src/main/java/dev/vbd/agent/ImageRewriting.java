@@ -7,14 +7,11 @@ import dev.vbd.core.rewrite.RewriteStore;
 
 import java.io.File;
 import java.io.FileInputStream;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.concurrent.atomic.VbdRuntime;
 import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
 
 /**
  * vbd in a prepared runtime image, without an agent. The image's java.base hands every class
@@ -77,8 +74,8 @@ public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
     /**
      * The store for this image and relaxed config, or null. Kept rewrites are valid for one build
      * of vbd and one config: a store lives in the prepared JDK's directory (or, with a {@code DIR},
-     * under that directory's name), and a config's store under its text's CRC-32 and length, with
-     * the text beside it to tell two configs of the same checksum apart.
+     * under that directory's name), and a config's store under two checksums of its text (CRC-32
+     * and CRC-32C) and its length.
      */
     private static RewriteStore store(Path relaxed) {
         String where = System.getProperty(STORE_PROPERTY);
@@ -88,37 +85,17 @@ public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
         File root = where == null || where.isEmpty() ? new File(entry, "rewrites") : new File(where, entry.getName());
         if (relaxed == null) return RewriteStore.inBackground(new File(root, "default"));
         byte[] config;
-        try (FileInputStream in = new FileInputStream(relaxed.toFile())) {
+        try (FileInputStream in = new FileInputStream(relaxed.toString())) {
             config = in.readAllBytes();
         } catch (IOException e) {
             return null;
         }
         CRC32 crc = new CRC32();
         crc.update(config, 0, config.length);
-        File dir = new File(root, "relaxed-" + Long.toHexString(crc.getValue()) + "-" + config.length);
-        File text = new File(dir, "relaxed-config.txt");
-        try {
-            if (!text.isFile()) {
-                if (!dir.isDirectory() && !dir.mkdirs() && !dir.isDirectory()) return null;
-                File tmp = new File(dir, text.getName() + "." + System.nanoTime() + ".tmp");
-                try (FileOutputStream out = new FileOutputStream(tmp)) {
-                    out.write(config);
-                }
-                try {
-                    // a link, unlike a rename, never replaces: of two configs racing for one name, one wins
-                    Files.createLink(text.toPath(), tmp.toPath());
-                } catch (FileAlreadyExistsException e) {
-                    // another JVM's; compared below
-                } finally {
-                    tmp.delete();
-                }
-            }
-            try (FileInputStream in = new FileInputStream(text)) {
-                return Arrays.equals(in.readAllBytes(), config) ? RewriteStore.inBackground(dir) : null;
-            }
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        CRC32C crcC = new CRC32C();
+        crcC.update(config, 0, config.length);
+        return RewriteStore.inBackground(new File(root, "relaxed-" + Long.toHexString(crc.getValue()) + "-"
+                + Long.toHexString(crcC.getValue()) + "-" + config.length));
     }
 
     @Override

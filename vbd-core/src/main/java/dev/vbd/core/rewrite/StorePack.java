@@ -1,7 +1,6 @@
 package dev.vbd.core.rewrite;
 
 import java.io.File;
-import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -10,8 +9,8 @@ import java.util.zip.CRC32;
 /**
  * One file of a {@link RewriteStore}: the rewrites one JVM kept, appended as they come, and once
  * that JVM is done an index of them at the end, sorted, so that a reader reads the index and not
- * the entries. A pack without its index (its JVM still running, or killed) is read entry by entry
- * up to the first that does not check out.
+ * the entries. A pack without its index (its JVM still running, or killed) is read header by
+ * header up to the first entry that is torn; every entry's checksum is checked when it is read.
  *
  * <p>Layout, big-endian: {@code MAGIC FORMAT}, then entries {@code ENTRY length crc key kind body},
  * where {@code crc} covers key, kind and body; then the index, {@code (key kind offset)} sorted by
@@ -32,17 +31,14 @@ final class StorePack {
     private static final long MAX_SIZE = 1L << 30;
 
     final File file;
-    private final long[] keys;
-    private final int[] kinds;
-    private final int[] offsets;
+    /** The index records, sorted: searched where they lie, not decoded, so that opening a pack costs one read. */
+    private final byte[] index;
     private final int count;
     private RandomAccessFile in;
 
-    private StorePack(File file, long[] keys, int[] kinds, int[] offsets, int count) {
+    private StorePack(File file, byte[] index, int count) {
         this.file = file;
-        this.keys = keys;
-        this.kinds = kinds;
-        this.offsets = offsets;
+        this.index = index;
         this.count = count;
     }
 
@@ -64,15 +60,7 @@ final class StorePack {
                     byte[] index = new byte[n * INDEX_RECORD];
                     r.seek(start);
                     r.readFully(index);
-                    long[] keys = new long[n];
-                    int[] kinds = new int[n];
-                    int[] offsets = new int[n];
-                    for (int i = 0, p = 0; i < n; i++, p += INDEX_RECORD) {
-                        keys[i] = getLong(index, p);
-                        kinds[i] = getInt(index, p + 8);
-                        offsets[i] = getInt(index, p + 12);
-                    }
-                    return new StorePack(f, keys, kinds, offsets, n);
+                    return new StorePack(f, index, n);
                 }
             }
         } catch (IOException e) {
@@ -81,27 +69,29 @@ final class StorePack {
         return scan(f);
     }
 
-    /** Reads a pack without an index: every entry that checks out, up to the first that does not. */
+    /**
+     * Reads a pack without an index: the header of every entry, up to the first that is not one or
+     * runs past the end of the file. Bodies are not read here (a pack may be large, and the JVM's
+     * heap small); each is checked when it is read.
+     */
     private static StorePack scan(File f) {
-        byte[] all;
-        try (FileInputStream in = new FileInputStream(f)) {
-            all = in.readAllBytes();
+        Index index = new Index();
+        try (RandomAccessFile r = new RandomAccessFile(f, "r")) {
+            long size = r.length();
+            byte[] head = new byte[ENTRY_HEADER];
+            long p = HEADER;
+            while (p + ENTRY_HEADER <= size) {
+                r.seek(p);
+                r.readFully(head);
+                int length = getInt(head, 4);
+                if (getInt(head, 0) != ENTRY || length < 0 || p + ENTRY_HEADER + (long) length > size) break;
+                index.add(getLong(head, 16), getInt(head, 24), (int) p);
+                p += ENTRY_HEADER + length;
+            }
         } catch (IOException e) {
             return null;
         }
-        Index index = new Index();
-        int p = HEADER;
-        while (p + ENTRY_HEADER <= all.length && getInt(all, p) == ENTRY) {
-            int length = getInt(all, p + 4);
-            if (length < 0 || length > all.length - p - ENTRY_HEADER) break;
-            CRC32 crc = new CRC32();
-            crc.update(all, p + 16, 12 + length);
-            if (crc.getValue() != getLong(all, p + 8)) break;
-            index.add(getLong(all, p + 16), getInt(all, p + 24), p);
-            p += ENTRY_HEADER + length;
-        }
-        index.sort();
-        return new StorePack(f, index.keys, index.kinds, index.offsets, index.count);
+        return new StorePack(f, index.sortedRecords(), index.count);
     }
 
     /** Calls {@code found} with the body of each entry under this key and kind that checks out, until it answers true. */
@@ -109,11 +99,14 @@ final class StorePack {
         int lo = 0, hi = count - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (keys[mid] < key || (keys[mid] == key && kinds[mid] < kind)) lo = mid + 1;
+            long k = getLong(index, mid * INDEX_RECORD);
+            if (k < key || (k == key && getInt(index, mid * INDEX_RECORD + 8) < kind)) lo = mid + 1;
             else hi = mid - 1;
         }
-        for (int i = lo; i < count && keys[i] == key && kinds[i] == kind; i++) {
-            byte[] body = body(offsets[i], key, kind);
+        for (int i = lo; i < count; i++) {
+            int p = i * INDEX_RECORD;
+            if (getLong(index, p) != key || getInt(index, p + 8) != kind) break;
+            byte[] body = body(getInt(index, p + 12), key, kind);
             if (body != null && found.found(body)) return true;
         }
         return false;
@@ -126,8 +119,11 @@ final class StorePack {
     /** Every entry that checks out, for merging packs. */
     void each(Entries out) {
         for (int i = 0; i < count; i++) {
-            byte[] body = body(offsets[i], keys[i], kinds[i]);
-            if (body != null) out.entry(keys[i], kinds[i], body);
+            int p = i * INDEX_RECORD;
+            long key = getLong(index, p);
+            int kind = getInt(index, p + 8);
+            byte[] body = body(getInt(index, p + 12), key, kind);
+            if (body != null) out.entry(key, kind, body);
         }
     }
 
@@ -219,18 +215,13 @@ final class StorePack {
 
         /** Writes the index and closes the pack. */
         void finish() throws IOException {
-            index.sort();
-            byte[] tail = new byte[index.count * INDEX_RECORD + TRAILER];
-            int p = 0;
-            for (int i = 0; i < index.count; i++, p += INDEX_RECORD) {
-                putLong(tail, p, index.keys[i]);
-                putInt(tail, p + 8, index.kinds[i]);
-                putInt(tail, p + 12, index.offsets[i]);
-            }
-            putInt(tail, p, index.count);
-            putLong(tail, p + 4, position);
-            putInt(tail, p + 12, END);
-            out.write(tail);
+            byte[] records = index.sortedRecords();
+            byte[] trailer = new byte[TRAILER];
+            putInt(trailer, 0, index.count);
+            putLong(trailer, 4, position);
+            putInt(trailer, 12, END);
+            out.write(records);
+            out.write(trailer);
             out.close();
         }
 
@@ -261,6 +252,18 @@ final class StorePack {
             kinds[count] = kind;
             offsets[count] = offset;
             count++;
+        }
+
+        /** The records sorted, as the index of a pack holds them. */
+        byte[] sortedRecords() {
+            sort();
+            byte[] records = new byte[count * INDEX_RECORD];
+            for (int i = 0, p = 0; i < count; i++, p += INDEX_RECORD) {
+                putLong(records, p, keys[i]);
+                putInt(records, p + 8, kinds[i]);
+                putInt(records, p + 12, offsets[i]);
+            }
+            return records;
         }
 
         /** A merge sort of the three arrays together, by key and then kind. */

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import java.io.IOException;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -273,6 +274,46 @@ class CliTest {
         Result off = exec(List.of(java.toString(), "-Dvbd.store=off", "-cp", dir.toString(), "Kept"));
         assertEquals("rewritten again\n", off.out(), off.err());
         assertEquals(2, storeFiles(kept).size());
+    }
+
+    /**
+     * Each relaxed config has a store of its own: a class kept relaxed is never taken for the same
+     * bytes under another config, nor the other way round.
+     */
+    @Test
+    void eachRelaxedConfigHasAStoreOfItsOwn() throws Exception {
+        Path java = imageHome().resolve("bin/java");
+        Path store = tmp.resolve("relaxed-store");
+        Path dir = compile("Lax", """
+                public class Lax {
+                    int plain;
+                    public static void main(String[] args) throws Exception {
+                        int m = (int) Class.forName("java.util.concurrent.atomic.VbdFieldModifiers")
+                                .getMethod("field", int.class, Class.class, String.class)
+                                .invoke(null, java.lang.reflect.Modifier.VOLATILE, Lax.class, "plain");
+                        System.out.println((m & java.lang.reflect.Modifier.VOLATILE) == 0 ? "rewritten" : "as compiled");
+                    }
+                }
+                """);
+        Path relaxed = tmp.resolve("lax.relaxed");
+        Files.writeString(relaxed, "class Lax\n");
+        String option = "-Dvbd.options=relaxed=" + URLEncoder.encode(relaxed.toString(), StandardCharsets.UTF_8);
+        for (int round = 0; round < 2; round++) {
+            for (boolean lax : new boolean[]{true, false}) {
+                List<String> cmd = new ArrayList<>(List.of(java.toString(), "-Dvbd.store=" + store));
+                if (lax) cmd.add(option);
+                cmd.addAll(List.of("-cp", dir.toString(), "Lax"));
+                Result r = exec(cmd);
+                assertEquals(lax ? "as compiled\n" : "rewritten\n", r.out(), "round " + round + (lax ? ", relaxed" : "") + ": " + r.err());
+            }
+        }
+        Path stores = store.resolve(java.getParent().getParent().getParent().getFileName());
+        try (var s = Files.list(stores)) {
+            List<String> names = s.map(p -> p.getFileName().toString()).sorted().toList();
+            assertEquals(2, names.size(), names.toString());
+            assertEquals("default", names.get(0));
+            assertTrue(names.get(1).startsWith("relaxed-"), names.toString());
+        }
     }
 
     /**
