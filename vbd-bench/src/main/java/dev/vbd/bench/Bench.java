@@ -103,8 +103,8 @@ public final class Bench {
         if (options.dryRun) {
             if (!options.jmhOnly) runWorkloads(r);
             if (options.jmh) {
-                System.out.printf(Locale.ROOT, "%d JMH forks%n", (options.mode == BenchOptions.Mode.FULL ? Micro.FULL : Micro.QUICK).rounds()
-                        * Micro.benchmarks().size() * 2);
+                System.out.printf(Locale.ROOT, "%d JMH forks%n",
+                        Micro.forks(options.mode == BenchOptions.Mode.FULL ? Micro.FULL : Micro.QUICK));
             }
             return 0;
         }
@@ -116,10 +116,10 @@ public final class Bench {
         if (options.jmh) {
             Micro.Settings s = options.mode == BenchOptions.Mode.FULL ? Micro.FULL : Micro.QUICK;
             Path jmhRelaxed = repo.resolve("vbd-bench/relaxed/jmh-harness.relaxed");
-            List<String> vbdArgs = VbdOptions.jvmArgs(repo, options.java, jmhRelaxed);
+            List<String> vbdLaunch = VbdOptions.launchPrefix(repo, options.java, jmhRelaxed);
             r.jmhSettings = s.toJson();
-            r.jmhSettings.put("relaxed_file", jmhRelaxed.toString());
-            r.jmh = Micro.run(s, options.java, r.sharedFlags, vbdArgs, progress);
+            r.jmhSettings.put("relaxed_file", repo.relativize(jmhRelaxed).toString());
+            r.jmh = Micro.run(s, options.java, r.sharedFlags, vbdLaunch, progress);
         }
 
         r.loadAverageAtEnd = Machine.loadAverage();

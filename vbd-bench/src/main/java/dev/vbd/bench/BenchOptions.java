@@ -25,9 +25,9 @@ public final class BenchOptions {
               --full             every workload x stock, vbd, stock-notiered, vbd+relaxed at 2
                                  threads, 4 invocations x 12 iterations (8 warm-up); stock and vbd
                                  at 1 thread, 3 invocations; the controls (the negative one: 12
-                                 invocations of xalan at 1 thread): about 40 minutes on 2 cores
-              --jmh              only the JMH microbenchmarks: under a minute with --quick, about
-                                 4 minutes with --full
+                                 invocations of xalan at 1 thread): about 45 minutes on 2 cores
+              --jmh              only the JMH microbenchmarks, in the interpreter, C1 and C2: about
+                                 4 minutes with --quick, about 16 minutes with --full
               --startup          only start-up: short programs, stock against vbd (--startup --help)
               --dry-run          print the plan (invocations per workload and configuration), run nothing
               --workloads a,b    workloads by name, or 'all'

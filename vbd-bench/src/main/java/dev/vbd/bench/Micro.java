@@ -22,9 +22,11 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The JMH microbenchmarks ({@link UnitCosts}) under stock and under vbd. Each JMH fork is one
- * invocation in the sense of the method: forks of the two configurations alternate, the fork's
- * score is JMH's mean over its measurement iterations, and the interval is Student's t over forks.
+ * The JMH microbenchmarks ({@link UnitCosts}) under stock and under vbd, in each of HotSpot's
+ * execution tiers: the interpreter, C1 alone and the default tiered C2, because start-up and short
+ * programs run where C2 has not yet compiled. Each JMH fork is one invocation in the sense of the
+ * method: forks of the two configurations alternate, the fork's score is JMH's mean over its
+ * measurement iterations, and the interval is Student's t over forks.
  */
 final class Micro {
     private Micro() {}
@@ -38,14 +40,28 @@ final class Micro {
     }
 
     /**
-     * Warm-up long enough for C2: before it compiles them, the plain-mode accesses of a relaxed method
-     * under vbd go through a VarHandle in the interpreter and C1, a hundred times slower. One fork
-     * per configuration in a quick run: its figures have no interval.
+     * Warm-up long enough for C2 to compile the benchmark body in the C2 tier. One fork per
+     * configuration and tier in a quick run: its figures have no interval.
      */
     static final Settings QUICK = new Settings(1, 5, 3, 300);
     static final Settings FULL = new Settings(3, 6, 5, 500);
 
-    record Row(String benchmark, Estimate stock, Estimate vbd, Estimate ratio, double[] stockForks, double[] vbdForks) {}
+    /** Where the benchmark body runs: the flags that confine the JVM to one tier. */
+    enum Tier {
+        INTERPRETER("interpreter", List.of("-Xint")),
+        C1("C1", List.of("-XX:TieredStopAtLevel=1")),
+        C2("C2", List.of());
+
+        final String label;
+        final List<String> flags;
+
+        Tier(String label, List<String> flags) {
+            this.label = label;
+            this.flags = flags;
+        }
+    }
+
+    record Row(String benchmark, Tier tier, Estimate stock, Estimate vbd, Estimate ratio, double[] stockForks, double[] vbdForks) {}
 
     /** Benchmark method names of {@link UnitCosts}, in source order where the JVM keeps it. */
     static List<String> benchmarks() {
@@ -53,7 +69,8 @@ final class Micro {
         for (Method m : UnitCosts.class.getDeclaredMethods()) {
             if (m.isAnnotationPresent(Benchmark.class)) out.add(m.getName());
         }
-        List<String> order = List.of("fieldStore", "fieldStoreRelaxed", "arrayStore", "fieldLoadLoop", "allocation");
+        List<String> order = List.of("fieldStore", "fieldStoreRelaxed", "arrayStore", "fieldLoadLoop",
+                "fieldLoadLoopRelaxed", "localArray", "allocation", "jdkMethodRelaxed");
         out.sort((a, b) -> Integer.compare(rank(order, a), rank(order, b)));
         return out;
     }
@@ -63,46 +80,55 @@ final class Micro {
         return i < 0 ? order.size() : i;
     }
 
-    static List<Row> run(Settings s, String java, List<String> shared, List<String> vbdArgs, Progress progress)
+    static int forks(Settings s) {
+        return s.rounds * benchmarks().size() * Tier.values().length * 2;
+    }
+
+    /** {@code vbdLaunch}: the java and options {@code bin/vbd run} starts a program with. */
+    static List<Row> run(Settings s, String java, List<String> shared, List<String> vbdLaunch, Progress progress)
             throws RunnerException {
         List<String> names = benchmarks();
         Map<String, List<Double>> stock = new LinkedHashMap<>();
         Map<String, List<Double>> vbd = new LinkedHashMap<>();
-        int total = s.rounds * names.size() * 2;
+        int total = forks(s);
         int done = 0;
         long start = System.nanoTime();
         for (int round = 0; round < s.rounds; round++) {
-            for (String name : names) {
+            for (Tier tier : Tier.values()) for (String name : names) {
+                String key = name + ' ' + tier.label;
+                List<String> jvmArgs = new ArrayList<>(shared);
+                jvmArgs.addAll(tier.flags);
                 for (boolean underVbd : new boolean[] {false, true}) {
                     ChainedOptionsBuilder ob = new OptionsBuilder()
                             .include("^" + Pattern.quote(UnitCosts.class.getName() + "." + name) + "$")
                             .forks(1)
                             .warmupIterations(s.warmupIterations).warmupTime(TimeValue.milliseconds(s.iterationMs))
                             .measurementIterations(s.measurementIterations).measurementTime(TimeValue.milliseconds(s.iterationMs))
-                            .jvm(java)
-                            .jvmArgs(shared.toArray(String[]::new))
+                            .jvm(underVbd ? vbdLaunch.get(0) : java)
+                            .jvmArgs(jvmArgs.toArray(String[]::new))
                             .shouldFailOnError(true)
                             .verbosity(VerboseMode.SILENT);
-                    if (underVbd) ob.jvmArgsPrepend(vbdArgs.toArray(String[]::new));
+                    if (underVbd) ob.jvmArgsPrepend(vbdLaunch.subList(1, vbdLaunch.size()).toArray(String[]::new));
                     Collection<RunResult> results = new Runner(ob.build()).run();
                     if (results.size() != 1) {
                         throw new RunnerException("JMH ran " + results.size() + " benchmarks for " + name + ", expected 1");
                     }
                     double score = results.iterator().next().getPrimaryResult().getScore();
-                    (underVbd ? vbd : stock).computeIfAbsent(name, k -> new ArrayList<>()).add(score);
+                    (underVbd ? vbd : stock).computeIfAbsent(key, k -> new ArrayList<>()).add(score);
                     done++;
                     double elapsed = (System.nanoTime() - start) / 1e9;
-                    progress.note(String.format(Locale.ROOT, "[jmh %d/%d] %s %s fork %d/%d: %.3f ns/op; about %s left",
-                            done, total, name, underVbd ? "vbd" : "stock", round + 1, s.rounds, score,
+                    progress.note(String.format(Locale.ROOT, "[jmh %d/%d] %s %s %s fork %d/%d: %.3f ns/op; about %s left",
+                            done, total, name, tier.label, underVbd ? "vbd" : "stock", round + 1, s.rounds, score,
                             Progress.duration(elapsed / done * (total - done))));
                 }
             }
         }
         List<Row> rows = new ArrayList<>();
-        for (String name : names) {
-            double[] st = stock.get(name).stream().mapToDouble(Double::doubleValue).toArray();
-            double[] vb = vbd.get(name).stream().mapToDouble(Double::doubleValue).toArray();
-            rows.add(new Row(name, Stats.meanCi(st), Stats.meanCi(vb), Stats.ratioCi(vb, st), st, vb));
+        for (Tier tier : Tier.values()) for (String name : names) {
+            String key = name + ' ' + tier.label;
+            double[] st = stock.get(key).stream().mapToDouble(Double::doubleValue).toArray();
+            double[] vb = vbd.get(key).stream().mapToDouble(Double::doubleValue).toArray();
+            rows.add(new Row(name, tier, Stats.meanCi(st), Stats.meanCi(vb), Stats.ratioCi(vb, st), st, vb));
         }
         return rows;
     }
@@ -110,7 +136,7 @@ final class Micro {
     static Map<String, Object> json(List<Row> rows, Map<String, Object> settings) {
         List<Object> list = new ArrayList<>();
         for (Row r : rows) {
-            list.add(Report.map("benchmark", r.benchmark, "stock_ns", r.stock.value(), "stock_ci95_ns", Report.interval(r.stock),
+            list.add(Report.map("benchmark", r.benchmark, "tier", r.tier.label, "stock_ns", r.stock.value(), "stock_ci95_ns", Report.interval(r.stock),
                     "vbd_ns", r.vbd.value(), "vbd_ci95_ns", Report.interval(r.vbd), "ratio", r.ratio.value(),
                     "ci95", Report.interval(r.ratio), "stock_forks_ns", Arrays.stream(r.stockForks).boxed().toList(),
                     "vbd_forks_ns", Arrays.stream(r.vbdForks).boxed().toList()));
@@ -124,9 +150,11 @@ final class Micro {
                         + "warm-up and %s x %s ms measured; JMH's own classes relaxed under vbd. ns/op, mean ± half the 95%% interval.%n%n",
                 settings.get("forks_per_config"), settings.get("warmup_iterations"), settings.get("iteration_ms"),
                 settings.get("measurement_iterations"), settings.get("iteration_ms")));
-        md.append("| benchmark | stock ns/op | vbd ns/op | vbd / stock |\n|---|---:|---:|---:|\n");
+        md.append("Tiers: `interpreter` runs with -Xint, `C1` with -XX:TieredStopAtLevel=1, `C2` with HotSpot's defaults; "
+                + "in the first two JMH's own loop runs in the same tier, which adds the same time to stock and vbd.\n\n");
+        md.append("| benchmark | tier | stock ns/op | vbd ns/op | vbd / stock |\n|---|---|---:|---:|---:|\n");
         for (Row r : rows) {
-            md.append("| ").append(r.benchmark).append(" | ").append(ns(r.stock)).append(" | ").append(ns(r.vbd)).append(" | ")
+            md.append("| ").append(r.benchmark).append(" | ").append(r.tier.label).append(" | ").append(ns(r.stock)).append(" | ").append(ns(r.vbd)).append(" | ")
                     .append(Report.ratio(r.ratio)).append(" |\n");
         }
         md.append('\n');

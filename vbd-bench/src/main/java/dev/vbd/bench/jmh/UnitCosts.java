@@ -9,12 +9,14 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The unit costs of sequential consistency, one heap access pattern each. Under vbd every field
  * here is made volatile and every array access fenced; the harness runs JMH's own classes relaxed,
- * so that what differs between stock and vbd is the benchmark body alone.
+ * so that what differs between stock and vbd is the benchmark body alone. The same config relaxes
+ * every method of {@link ArrayDeque}, a JDK class, for {@link #jdkMethodRelaxed}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -26,6 +28,7 @@ public class UnitCosts {
     int token = 42;
     final int[] array = new int[N];
     Holder holder = new Holder(7);
+    final ArrayDeque<Object> deque = new ArrayDeque<>(16);
 
     static final class Holder {
         int value;
@@ -75,6 +78,41 @@ public class UnitCosts {
     public int fieldLoadLoop() {
         int sum = 0;
         for (int i = 0; i < N; i++) sum += holder.value;
+        return sum;
+    }
+
+    /** The same loop in a relaxed method: the load may be hoisted again, as on stock. */
+    @Benchmark
+    @OperationsPerInvocation(N)
+    @Relaxed("benchmark state, touched by the benchmark thread only")
+    public int fieldLoadLoopRelaxed() {
+        int sum = 0;
+        for (int i = 0; i < N; i++) sum += holder.value;
+        return sum;
+    }
+
+    /**
+     * Relaxed JDK methods: {@code ArrayDeque.addLast} and {@code pollFirst} store its {@code head}
+     * and {@code tail} fields and an element of its array; relaxed, they should cost what stock does.
+     */
+    @Benchmark
+    public Object jdkMethodRelaxed() {
+        deque.addLast(holder);
+        return deque.pollFirst();
+    }
+
+    /**
+     * A scratch array that never leaves the method: filled, then summed. Its element accesses need
+     * no fences, since no other thread can see the array.
+     */
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public int localArray() {
+        int k = token;
+        int[] t = new int[N];
+        for (int i = 0; i < N; i++) t[i] = i ^ k;
+        int sum = 0;
+        for (int i = 0; i < N; i++) sum += t[i];
         return sum;
     }
 

@@ -5,6 +5,7 @@ import dev.vbd.core.Consulted;
 import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.analysis.ConstructorLeaks;
+import dev.vbd.core.analysis.LocalArrays;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.jdk.JdkPatches;
 import org.objectweb.asm.AnnotationVisitor;
@@ -16,6 +17,7 @@ import org.objectweb.asm.FieldVisitor;
 import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.MethodNode;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -228,11 +230,12 @@ public final class ClassRewriter implements FieldOracle {
             }
             List<String> flipped = new ArrayList<>(flippedNames);
             List<String> unfinal = new ArrayList<>(unfinalNames);
+            Set<String> allocating = LocalArrays.allocatingMethods(reader);
             while (true) {
                 List<String> relaxed = new ArrayList<>();
                 ClassWriter writer = new ClassWriter(reader, 0);
                 ClassVisitor rewriting = new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal,
-                        unfenced.keySet());
+                        unfenced.keySet(), allocating);
                 reader.accept(jdk ? JdkPatches.wrap(name, rewriting) : rewriting, 0);
                 try {
                     return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
@@ -389,10 +392,14 @@ public final class ClassRewriter implements FieldOracle {
         private final List<String> flipped;
         private final List<String> unfinal;
         private final Set<String> unfenced;
+        /** Methods that allocate arrays ({@link LocalArrays#allocatingMethods}). */
+        private final Set<String> allocating;
 
         Rewriting(ClassVisitor next, ClassFacts facts, Map<String, FieldDecision> fields, boolean classRelaxed,
-                  List<String> relaxed, List<String> flipped, List<String> unfinal, Set<String> unfenced) {
+                  List<String> relaxed, List<String> flipped, List<String> unfinal, Set<String> unfenced,
+                  Set<String> allocating) {
             super(Opcodes.ASM9, next);
+            this.allocating = allocating;
             this.facts = facts;
             this.fields = fields;
             this.classRelaxed = classRelaxed;
@@ -431,9 +438,18 @@ public final class ClassRewriter implements FieldOracle {
                 return linkPlainFields && facts.version >= Opcodes.V1_7
                         ? new RelaxedFieldAccessVisitor(mv, ClassRewriter.this, name.equals("<init>")) : mv;
             }
-            MethodVisitor body = new ArrayAccessVisitor(new BulkOperationVisitor(new WeakModeVisitor(mv)));
+            ArrayAccessVisitor arrays = new ArrayAccessVisitor(new BulkOperationVisitor(new WeakModeVisitor(mv)));
             FieldOracle plain = plainInJvm;
-            return plain == null ? body : new FencedFieldVisitor(body, plain);
+            MethodVisitor body = plain == null ? arrays : new FencedFieldVisitor(arrays, plain);
+            if (!allocating.contains(name + descriptor)) return body;
+            // the whole method first: which array accesses stay plain depends on what comes after them
+            return new MethodNode(Opcodes.ASM9, access, name, descriptor, signature, exceptions) {
+                @Override
+                public void visitEnd() {
+                    arrays.unshared(LocalArrays.unsharedAccesses(facts.name, this));
+                    accept(body);
+                }
+            };
         }
 
         @Override

@@ -1,9 +1,13 @@
 package dev.vbd.core.verify;
 
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The methods of a class file with the raw bytes of their code, read straight from the class
@@ -24,6 +28,7 @@ final class ClassCode {
     private final char[] buf;
     /** What each Methodref means to the checks, by constant pool index, filled as met (calls repeat). */
     final Object[] calls;
+    private Map<String, MethodNode> trees;
 
     ClassCode(byte[] bytes) {
         this.b = bytes;
@@ -93,12 +98,15 @@ final class ClassCode {
         return new String[]{owner, reader.readUTF8(nat, buf), reader.readUTF8(nat + 2, buf)};
     }
 
-    /** Whether the ldc operand at this constant pool index is a plain value (number or string). */
-    boolean plainConstant(int cpIndex) {
-        int tag = u1(reader.getItem(cpIndex) - 1);
-        // CONSTANT_Dynamic (17) is computed by a bootstrap method, so it is never a plain value
-        if (tag == 17) return false;
-        return dev.vbd.core.rewrite.FreshArrayInit.isConstantLdc(reader.readConst(cpIndex, buf));
+    /** One method as ASM's tree: read for the few methods whose checks need a data-flow analysis. */
+    MethodNode tree(Method m) {
+        if (trees == null) {
+            ClassNode node = new ClassNode();
+            reader.accept(node, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+            trees = new HashMap<>();
+            for (MethodNode mn : node.methods) trees.put(mn.name + mn.desc, mn);
+        }
+        return trees.get(m.key());
     }
 
     /** An invokedynamic's bootstrap method as {owner, name, descriptor}, or null if unreadable. */

@@ -2,18 +2,21 @@ package dev.vbd.core.verify;
 
 import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
+import dev.vbd.core.analysis.LocalArrays;
 import dev.vbd.core.rewrite.BulkOperations;
-import dev.vbd.core.rewrite.FreshArrayInit;
 import dev.vbd.core.rewrite.WeakModes;
 import org.objectweb.asm.Opcodes;
+
+import java.util.BitSet;
 
 /**
  * Checks the heap accesses of one method against what the rewrite guarantees:
  * <ul>
  * <li>{@code xaload} immediately followed by {@code VbdRuntime.acquire()};</li>
  * <li>{@code xastore} immediately preceded by {@code release()} (and not a jump target) and
- *     followed by {@code full()}, unless it stores into a fresh array ({@link FreshArrayInit},
- *     the rewriter's own rule);</li>
+ *     followed by {@code full()};</li>
+ * <li>except that an access to an array the method allocated and has not let go of yet needs
+ *     neither ({@link LocalArrays}, which the rewriter asks too);</li>
  * <li>bulk operations ({@link BulkOperations}) with {@code full()} right before and after;</li>
  * <li>no weak access mode ({@link WeakModes}) left, except address-based ones that keep their
  *     call and carry the fences of a volatile access;</li>
@@ -24,6 +27,7 @@ import org.objectweb.asm.Opcodes;
  * In a relaxed method the same sites are only counted.
  */
 final class MethodCheck {
+    private static final BitSet NONE = new BitSet();
     private final ClassCode code;
     private final ClassCode.Method method;
     private final String loader;
@@ -50,40 +54,37 @@ final class MethodCheck {
 
     void run() {
         insns = new Instructions(code, method);
-        FreshArrayInit fresh = new FreshArrayInit();
+        BitSet unshared = NONE;
+        for (int i = 0; i < insns.size && !relaxed; i++) {
+            if (LocalArrays.allocates(insns.opcodes[i])) {
+                unshared = LocalArrays.unsharedAccesses(code.className(), code.tree(method));
+                break;
+            }
+        }
+        int ordinal = 0;
         for (int i = 0; i < insns.size; i++) {
             int op = insns.opcodes[i];
             int pos = insns.positions[i];
-            if (insns.isEntry(i)) fresh.reset();
-            if (FreshArrayInit.isArrayLoad(op)) {
-                fresh.reset();
-                site(i, Finding.Kind.ARRAY_LOAD, isFence(i + 1, Conventions.ACQUIRE),
-                        () -> opName(op) + " not followed by VbdRuntime.acquire()");
-            } else if (FreshArrayInit.isArrayStore(op)) {
-                if (fresh.store()) {
-                    report.freshStores++;
+            if (LocalArrays.isArrayLoad(op)) {
+                if (unshared.get(ordinal++)) {
+                    report.localArrayAccesses++;
+                } else {
+                    site(i, Finding.Kind.ARRAY_LOAD, isFence(i + 1, Conventions.ACQUIRE),
+                            () -> opName(op) + " not followed by VbdRuntime.acquire()");
+                }
+            } else if (LocalArrays.isArrayStore(op)) {
+                if (unshared.get(ordinal++)) {
+                    report.localArrayAccesses++;
                 } else {
                     site(i, Finding.Kind.ARRAY_STORE, storeFenced(i),
                             () -> opName(op) + " not between VbdRuntime.release() and VbdRuntime.full()");
                 }
-            } else if (op == Opcodes.DUP) {
-                fresh.dup();
-            } else if (FreshArrayInit.isConstantOpcode(op) || op == Opcodes.BIPUSH || op == Opcodes.SIPUSH) {
-                fresh.constant();
-            } else if (op == Opcodes.LDC || op == 0x13 || op == 0x14) { // ldc, ldc_w, ldc2_w
-                int cp = op == Opcodes.LDC ? code.u1(pos + 1) : code.u2(pos + 1);
-                if (code.plainConstant(cp)) fresh.constant(); else fresh.reset();
-            } else if (op == Opcodes.NEWARRAY || op == Opcodes.ANEWARRAY) {
-                fresh.newArray();
-            } else {
-                fresh.reset();
-                if (op >= Opcodes.GETSTATIC && op <= Opcodes.PUTFIELD) {
-                    field(i, op, code.member(code.u2(pos + 1)));
-                } else if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEINTERFACE) {
-                    call(i);
-                } else if (op == Opcodes.INVOKEDYNAMIC) {
-                    indy(i, code.u2(pos + 1));
-                }
+            } else if (op >= Opcodes.GETSTATIC && op <= Opcodes.PUTFIELD) {
+                field(i, op, code.member(code.u2(pos + 1)));
+            } else if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEINTERFACE) {
+                call(i);
+            } else if (op == Opcodes.INVOKEDYNAMIC) {
+                indy(i, code.u2(pos + 1));
             }
         }
     }
@@ -231,6 +232,6 @@ final class MethodCheck {
     private static final String[] STORE_OPS = {"iastore", "lastore", "fastore", "dastore", "aastore", "bastore", "castore", "sastore"};
 
     private static String opName(int op) {
-        return FreshArrayInit.isArrayLoad(op) ? ARRAY_OPS[op - Opcodes.IALOAD] : STORE_OPS[op - Opcodes.IASTORE];
+        return LocalArrays.isArrayLoad(op) ? ARRAY_OPS[op - Opcodes.IALOAD] : STORE_OPS[op - Opcodes.IASTORE];
     }
 }

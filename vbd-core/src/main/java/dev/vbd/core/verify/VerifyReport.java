@@ -31,7 +31,7 @@ public final class VerifyReport {
     int hidden;
     int scSites;
     int relaxedSites;
-    int freshStores;
+    int localArrayAccesses;
     int unresolvedFields;
     final List<Finding> findings = new ArrayList<>();
     final List<Uncovered> uncovered = new ArrayList<>();
@@ -62,7 +62,7 @@ public final class VerifyReport {
     public int nonSc() { return findings.size(); }
     public int scSites() { return scSites; }
     public int relaxedSites() { return relaxedSites; }
-    public int freshStores() { return freshStores; }
+    public int localArrayAccesses() { return localArrayAccesses; }
     public int unresolvedFields() { return unresolvedFields; }
     public List<Finding> findings() { return List.copyOf(findings); }
     public List<Uncovered> uncoveredClasses() { return List.copyOf(uncovered); }
@@ -103,7 +103,7 @@ public final class VerifyReport {
         hidden += o.hidden;
         scSites += o.scSites;
         relaxedSites += o.relaxedSites;
-        freshStores += o.freshStores;
+        localArrayAccesses += o.localArrayAccesses;
         unresolvedFields += o.unresolvedFields;
         findings.addAll(o.findings);
         uncovered.addAll(o.uncovered);
@@ -139,7 +139,7 @@ public final class VerifyReport {
         m.put("nonSc", findings.size());
         m.put("scSites", scSites);
         m.put("relaxedSites", relaxedSites);
-        m.put("freshArrayStores", freshStores);
+        m.put("localArrayAccesses", localArrayAccesses);
         m.put("unresolvedFields", unresolvedFields);
         m.put("intrinsicMethods", intrinsics.size());
         m.put("unfenced", unfenced.size());

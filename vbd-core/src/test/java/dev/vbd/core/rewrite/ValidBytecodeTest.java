@@ -2,6 +2,7 @@ package dev.vbd.core.rewrite;
 
 import dev.vbd.core.ClassBytesSource;
 import dev.vbd.core.analysis.ClassFacts;
+import dev.vbd.core.analysis.LocalArrays;
 import dev.vbd.core.policy.Policy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,7 +51,7 @@ class ValidBytecodeTest {
 
     /**
      * Array loads keep their opcode and gain an acquire right after, in every method outside a
-     * relaxed scope; every field the marker calls flipped is volatile and not final.
+     * relaxed scope, unless their array has not left the method ({@link LocalArrays}); every field the marker calls flipped is volatile and not final.
      */
     private static void assertFencesAndFlags(byte[] before, byte[] after) {
         ClassFacts facts = ClassFacts.read(after);
@@ -63,12 +64,17 @@ class ValidBytecodeTest {
             assertEquals(mb.name + mb.desc, ma.name + ma.desc);
             assertEquals(countLoads(mb), countLoads(ma), ma.name + ma.desc + ": array loads are kept");
             if (facts.marker.relaxed.contains(ma.name + ma.desc)) continue;
+            java.util.BitSet unshared = LocalArrays.unsharedAccesses(in.name, mb);
+            int ordinal = 0;
             for (AbstractInsnNode i = ma.instructions.getFirst(); i != null; i = i.getNext()) {
-                if (i.getOpcode() >= Opcodes.IALOAD && i.getOpcode() <= Opcodes.SALOAD) {
+                boolean load = LocalArrays.isArrayLoad(i.getOpcode());
+                if (!load && !LocalArrays.isArrayStore(i.getOpcode())) continue;
+                if (load && !unshared.get(ordinal)) {
                     AbstractInsnNode next = i.getNext();
                     assertTrue(next instanceof MethodInsnNode && ((MethodInsnNode) next).name.equals("acquire"),
                             out.name + "." + ma.name + ma.desc + ": array load without acquire");
                 }
+                ordinal++;
             }
         }
         for (String f : facts.marker.flipped) {
