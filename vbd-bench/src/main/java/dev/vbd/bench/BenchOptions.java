@@ -27,7 +27,7 @@ public final class BenchOptions {
                                  at 1 thread, 3 invocations; the controls (the negative one: 12
                                  invocations of xalan at 1 thread): about 45 minutes on 2 cores
               --jmh              only the JMH microbenchmarks, in the interpreter, C1 and C2: about
-                                 4 minutes with --quick, about 16 minutes with --full
+                                 4 minutes with --quick, about 18 minutes with --full
               --startup          only start-up: short programs, stock against vbd (--startup --help)
               --dry-run          print the plan (invocations per workload and configuration), run nothing
               --workloads a,b    workloads by name, or 'all'

@@ -69,7 +69,7 @@ final class Micro {
         for (Method m : UnitCosts.class.getDeclaredMethods()) {
             if (m.isAnnotationPresent(Benchmark.class)) out.add(m.getName());
         }
-        List<String> order = List.of("fieldStore", "fieldStoreRelaxed", "arrayStore", "fieldLoadLoop",
+        List<String> order = List.of("fieldStore", "fieldStoreRelaxed", "arrayStore", "arrayLoad", "fieldLoadLoop",
                 "fieldLoadLoopRelaxed", "localArray", "allocation", "jdkMethodRelaxed");
         out.sort((a, b) -> Integer.compare(rank(order, a), rank(order, b)));
         return out;

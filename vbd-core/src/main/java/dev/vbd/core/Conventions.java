@@ -13,6 +13,20 @@ public final class Conventions {
     public static final String RELEASE = "release";
     public static final String FULL = "full";
     public static final String FENCE_DESC = "()V";
+    /** The runtime's volatile field, never written, whose load is an inline acquire fence. */
+    public static final String ORDER = "order";
+    public static final String ORDER_DESC = "I";
+
+    /**
+     * Whether acquire fences are that load rather than calls: where the JVM that
+     * rewrites runs on x86-64 (the reasons are in the rewriter's {@code FencingVisitor}).
+     */
+    public static final boolean INLINE_FENCES = inlineFences(System.getProperty("os.arch", ""));
+
+    public static boolean inlineFences(String osArch) {
+        String arch = osArch.toLowerCase(java.util.Locale.ROOT);
+        return arch.equals("amd64") || arch.equals("x86_64");
+    }
 
     /** Bootstrap linking a relaxed method's access to a field vbd made volatile to its plain mode. */
     public static final String PLAIN_FIELD_BSM = "plainField";
@@ -32,5 +46,5 @@ public final class Conventions {
     public static final String RELAXED_DESC = "Ldev/vbd/Relaxed;";
 
     /** Format version of the rewrite, recorded in the marker and in the JDK cache key. */
-    public static final int REWRITE_VERSION = 2;
+    public static final int REWRITE_VERSION = 3;
 }

@@ -69,6 +69,16 @@ public class UnitCosts {
         for (int i = 0; i < a.length; i++) a[i] = i;
     }
 
+    /** Loads of consecutive array elements, summed; stock vectorises the loop, vbd orders every load. */
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public int arrayLoad() {
+        int[] a = array;
+        int sum = 0;
+        for (int i = 0; i < a.length; i++) sum += a[i];
+        return sum;
+    }
+
     /**
      * The same field read in a loop: stock reads it once, hoisted out of the loop; an SC load may not
      * be hoisted, so vbd reads it every trip.

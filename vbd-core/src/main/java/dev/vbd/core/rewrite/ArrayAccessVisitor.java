@@ -2,7 +2,6 @@ package dev.vbd.core.rewrite;
 
 import dev.vbd.core.analysis.LocalArrays;
 import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
 
 import java.util.BitSet;
 
@@ -14,14 +13,14 @@ import java.util.BitSet;
  * keep their type, order and message. Accesses to an array no other thread can have seen yet
  * ({@link LocalArrays}) stay plain.
  */
-final class ArrayAccessVisitor extends MethodVisitor {
+final class ArrayAccessVisitor extends FencingVisitor {
     private static final BitSet NONE = new BitSet();
     /** By position among the method's array accesses: which stay plain. */
     private BitSet unshared = NONE;
     private int ordinal;
 
     ArrayAccessVisitor(MethodVisitor next) {
-        super(Opcodes.ASM9, next);
+        super(next);
     }
 
     /** Set before the method's code is visited. */
@@ -34,14 +33,14 @@ final class ArrayAccessVisitor extends MethodVisitor {
         if (LocalArrays.isArrayLoad(opcode)) {
             boolean plain = unshared.get(ordinal++);
             super.visitInsn(opcode);
-            if (!plain) Fences.acquire(mv);
+            if (!plain) acquire();
         } else if (LocalArrays.isArrayStore(opcode)) {
             if (unshared.get(ordinal++)) {
                 super.visitInsn(opcode);
             } else {
-                Fences.release(mv);
+                release();
                 super.visitInsn(opcode);
-                Fences.full(mv);
+                full();
             }
         } else {
             super.visitInsn(opcode);

@@ -1,20 +1,19 @@
 package dev.vbd.core.rewrite;
 
 import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
 
 /** A full fence before and after every bulk operation (see {@link BulkOperations}). */
-final class BulkOperationVisitor extends MethodVisitor {
+final class BulkOperationVisitor extends FencingVisitor {
     BulkOperationVisitor(MethodVisitor next) {
-        super(Opcodes.ASM9, next);
+        super(next);
     }
 
     @Override
     public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
         if (BulkOperations.isBulk(owner, name, descriptor)) {
-            Fences.full(mv);
+            full();
             super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
-            Fences.full(mv);
+            full();
         } else {
             super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
         }

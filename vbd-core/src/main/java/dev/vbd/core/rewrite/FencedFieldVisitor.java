@@ -11,12 +11,12 @@ import org.objectweb.asm.Opcodes;
  * 64-bit HotSpot a plain {@code long}/{@code double} field access is one instruction, so it does
  * not tear either.
  */
-public final class FencedFieldVisitor extends MethodVisitor {
+public final class FencedFieldVisitor extends FencingVisitor {
     private final FieldOracle fence;
 
     /** {@code fence} answers, per field reference, whether this access needs the fences. */
     public FencedFieldVisitor(MethodVisitor next, FieldOracle fence) {
-        super(Opcodes.ASM9, next);
+        super(next);
         this.fence = fence;
     }
 
@@ -26,11 +26,11 @@ public final class FencedFieldVisitor extends MethodVisitor {
             super.visitFieldInsn(opcode, owner, name, descriptor);
         } else if (opcode == Opcodes.GETFIELD || opcode == Opcodes.GETSTATIC) {
             super.visitFieldInsn(opcode, owner, name, descriptor);
-            Fences.acquire(mv);
+            acquire();
         } else {
-            Fences.release(mv);
+            release();
             super.visitFieldInsn(opcode, owner, name, descriptor);
-            Fences.full(mv);
+            full();
         }
     }
 }

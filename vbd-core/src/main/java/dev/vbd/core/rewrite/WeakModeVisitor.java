@@ -1,12 +1,11 @@
 package dev.vbd.core.rewrite;
 
 import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
 
 /** Calls to weak access modes of VarHandle, Atomic* and Unsafe become their volatile modes. */
-final class WeakModeVisitor extends MethodVisitor {
+final class WeakModeVisitor extends FencingVisitor {
     WeakModeVisitor(MethodVisitor next) {
-        super(Opcodes.ASM9, next);
+        super(next);
     }
 
     @Override
@@ -17,11 +16,11 @@ final class WeakModeVisitor extends MethodVisitor {
         } else if (c instanceof WeakModes.Fence f) {
             if (f.kind() == WeakModes.Kind.LOAD) {
                 super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
-                Fences.acquire(mv);
+                acquire();
             } else {
-                Fences.release(mv);
+                release();
                 super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
-                Fences.full(mv);
+                full();
             }
         } else {
             super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);

@@ -69,8 +69,8 @@ final class MethodCheck {
                 if (unshared.get(ordinal++)) {
                     report.localArrayAccesses++;
                 } else {
-                    site(i, Finding.Kind.ARRAY_LOAD, isFence(i + 1, Conventions.ACQUIRE),
-                            () -> opName(op) + " not followed by VbdRuntime.acquire()");
+                    site(i, Finding.Kind.ARRAY_LOAD, acquireAfter(i),
+                            () -> opName(op) + " not followed by an acquire fence");
                 }
             } else if (LocalArrays.isArrayStore(op)) {
                 if (unshared.get(ordinal++)) {
@@ -80,7 +80,8 @@ final class MethodCheck {
                             () -> opName(op) + " not between VbdRuntime.release() and VbdRuntime.full()");
                 }
             } else if (op >= Opcodes.GETSTATIC && op <= Opcodes.PUTFIELD) {
-                field(i, op, code.member(code.u2(pos + 1)));
+                String[] m = code.member(code.u2(pos + 1));
+                if (!isOrderField(m)) field(i, op, m); // an inline fence is no access of the program's
             } else if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEINTERFACE) {
                 call(i);
             } else if (op == Opcodes.INVOKEDYNAMIC) {
@@ -159,9 +160,9 @@ final class MethodCheck {
             site(i, Finding.Kind.WEAK_MODE, false,
                     () -> "weak access " + owner.replace('/', '.') + "." + name + desc + " (its volatile mode is " + u.newName() + ")");
         } else if (weak instanceof WeakModes.Fence f) {
-            boolean sc = f.kind() == WeakModes.Kind.LOAD ? isFence(i + 1, Conventions.ACQUIRE) : storeFenced(i);
+            boolean sc = f.kind() == WeakModes.Kind.LOAD ? acquireAfter(i) : storeFenced(i);
             site(i, Finding.Kind.WEAK_MODE, sc, () -> owner.replace('/', '.') + "." + name + desc
-                    + (f.kind() == WeakModes.Kind.LOAD ? " not followed by VbdRuntime.acquire()"
+                    + (f.kind() == WeakModes.Kind.LOAD ? " not followed by an acquire fence"
                     : " not between VbdRuntime.release() and VbdRuntime.full()"));
         }
     }
@@ -193,7 +194,7 @@ final class MethodCheck {
         boolean read = op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC;
         // the barriers HotSpot puts around a volatile access, as around an array element: the
         // field's own modifiers could not be changed (a class defined before the agent started)
-        if (read ? isFence(i + 1, Conventions.ACQUIRE) : storeFenced(i)) {
+        if (read ? acquireAfter(i) : storeFenced(i)) {
             site(i, Finding.Kind.FIELD, true, null);
             return;
         }
@@ -221,6 +222,21 @@ final class MethodCheck {
     /** Preceded by release() with no other way in, and followed by full(). */
     private boolean storeFenced(int i) {
         return isFence(i - 1, Conventions.RELEASE) && !insns.isEntry(i) && isFence(i + 1, Conventions.FULL);
+    }
+
+    private boolean acquireAfter(int i) {
+        return isFence(i + 1, Conventions.ACQUIRE) || (isOrderLoad(i + 1) && !insns.isEntry(i + 2));
+    }
+
+    /** An inline acquire fence at {@code i}: the runtime's order field loaded, then dropped. */
+    private boolean isOrderLoad(int i) {
+        if (!Conventions.INLINE_FENCES || i < 0 || i + 1 >= insns.size) return false;
+        if (insns.opcodes[i] != Opcodes.GETSTATIC || insns.opcodes[i + 1] != Opcodes.POP) return false;
+        return isOrderField(code.member(code.u2(insns.positions[i] + 1)));
+    }
+
+    private static boolean isOrderField(String[] m) {
+        return m[0].equals(Conventions.RUNTIME) && m[1].equals(Conventions.ORDER) && m[2].equals(Conventions.ORDER_DESC);
     }
 
     private boolean isFence(int i, String which) {

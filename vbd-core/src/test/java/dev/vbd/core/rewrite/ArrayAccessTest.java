@@ -1,5 +1,6 @@
 package dev.vbd.core.rewrite;
 
+import dev.vbd.core.Conventions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -14,6 +15,8 @@ import static dev.vbd.core.rewrite.Bytecode.ACQUIRE;
 import static dev.vbd.core.rewrite.Bytecode.FULL;
 import static dev.vbd.core.rewrite.Bytecode.RELEASE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Array element accesses: acquire after every load, release before and full after every store. */
 class ArrayAccessTest {
@@ -64,6 +67,29 @@ class ArrayAccessTest {
     void everyLoadIsFollowedByAcquire(String method, String load, String ret) {
         assertEquals(List.of("ALOAD 0", "ICONST_0", load, ret), Bytecode.of(BEFORE, method));
         assertEquals(List.of("ALOAD 0", "ICONST_0", load, ACQUIRE, ret), Bytecode.of(AFTER, method));
+    }
+
+    /**
+     * An inline fence holds an int on the operand stack for one instruction: after a long loaded at
+     * the method's deepest point the stack needs one slot more than the original code did.
+     */
+    @Test
+    void inlineFencesFitTheOperandStack() {
+        assertEquals(2, Bytecode.method(BEFORE, "ll").maxStack);
+        assertEquals(Conventions.INLINE_FENCES ? 3 : 2, Bytecode.method(AFTER, "ll").maxStack);
+        Bytecode.verify(AFTER);
+        Bytecode.defineAndLink(Map.of("arr/Elements", AFTER));
+    }
+
+    /** Inline acquire and release fences on x86-64 alone; elsewhere they are calls, as on AArch64. */
+    @Test
+    void fencesAreInlineOnX86Only() {
+        assertTrue(Conventions.inlineFences("amd64"));
+        assertTrue(Conventions.inlineFences("x86_64"));
+        assertFalse(Conventions.inlineFences("aarch64"));
+        assertFalse(Conventions.inlineFences("riscv64"));
+        assertFalse(Conventions.inlineFences("ppc64le"));
+        assertFalse(Conventions.inlineFences(""));
     }
 
     @ParameterizedTest(name = "{1}")

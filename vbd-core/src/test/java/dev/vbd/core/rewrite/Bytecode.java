@@ -52,7 +52,14 @@ import static org.junit.jupiter.api.Assertions.fail;
 public final class Bytecode {
     private Bytecode() {}
 
-    public static final String ACQUIRE = "INVOKESTATIC " + Conventions.RUNTIME + ".acquire ()V";
+    /** The load of the runtime's order field, as Textifier prints it. */
+    public static final String ORDER_LOAD = "GETSTATIC " + Conventions.RUNTIME + "." + Conventions.ORDER + " : " + Conventions.ORDER_DESC;
+    /**
+     * An acquire fence as {@link #of} prints it: a call, or where the rewriter writes it inline
+     * (x86-64) the load of the runtime's order field and its POP, printed as one line.
+     */
+    public static final String ACQUIRE = Conventions.INLINE_FENCES
+            ? "acquire: " + ORDER_LOAD + " POP" : "INVOKESTATIC " + Conventions.RUNTIME + ".acquire ()V";
     public static final String RELEASE = "INVOKESTATIC " + Conventions.RUNTIME + ".release ()V";
     public static final String FULL = "INVOKESTATIC " + Conventions.RUNTIME + ".full ()V";
 
@@ -182,7 +189,21 @@ public final class Bytecode {
             for (Object o : text.getText().subList(before, text.getText().size())) sb.append(o);
             lines.add(sb.toString().strip().replaceAll("\\s*\\n\\s*", " "));
         }
-        return lines;
+        return inlineFencesNamed(lines);
+    }
+
+    /** Each inline acquire fence (the order field's load and its POP) as the one line {@link #ACQUIRE}. */
+    private static List<String> inlineFencesNamed(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).equals(ORDER_LOAD) && i + 1 < lines.size() && lines.get(i + 1).equals("POP")) {
+                out.add(ACQUIRE);
+                i++;
+            } else {
+                out.add(lines.get(i));
+            }
+        }
+        return out;
     }
 
     /** The instructions of every method of a class, one line each. */

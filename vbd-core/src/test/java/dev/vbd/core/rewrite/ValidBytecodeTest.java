@@ -1,6 +1,7 @@
 package dev.vbd.core.rewrite;
 
 import dev.vbd.core.ClassBytesSource;
+import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.analysis.LocalArrays;
 import dev.vbd.core.policy.Policy;
@@ -71,7 +72,11 @@ class ValidBytecodeTest {
                 if (!load && !LocalArrays.isArrayStore(i.getOpcode())) continue;
                 if (load && !unshared.get(ordinal)) {
                     AbstractInsnNode next = i.getNext();
-                    assertTrue(next instanceof MethodInsnNode && ((MethodInsnNode) next).name.equals("acquire"),
+                    boolean inline = next instanceof org.objectweb.asm.tree.FieldInsnNode f && f.getOpcode() == Opcodes.GETSTATIC
+                            && f.owner.equals(Conventions.RUNTIME) && f.name.equals(Conventions.ORDER)
+                            && next.getNext().getOpcode() == Opcodes.POP;
+                    assertTrue(Conventions.INLINE_FENCES ? inline
+                                    : next instanceof MethodInsnNode && ((MethodInsnNode) next).name.equals("acquire"),
                             out.name + "." + ma.name + ma.desc + ": array load without acquire");
                 }
                 ordinal++;

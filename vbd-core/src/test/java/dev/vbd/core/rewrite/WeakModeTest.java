@@ -121,15 +121,15 @@ class WeakModeTest {
                 "INVOKEVIRTUAL java/lang/invoke/VarHandle.get (Lweak/Modes;)I", "IRETURN"), Bytecode.of(BEFORE, "vhGet"));
         assertEquals(List.of("GETSTATIC weak/Modes.X : Ljava/lang/invoke/VarHandle;", "ALOAD 0",
                 "INVOKEVIRTUAL java/lang/invoke/VarHandle.get (Lweak/Modes;)I",
-                "INVOKESTATIC java/util/concurrent/atomic/VbdRuntime.acquire ()V", "IRETURN"), Bytecode.of(AFTER, "vhGet"));
+                ACQUIRE, "IRETURN"), Bytecode.of(AFTER, "vhGet"));
     }
 
     @Test
     void varHandlePlainSetKeepsItsCallBetweenFences() {
         List<String> after = Bytecode.of(AFTER, "vhSet");
         int call = after.indexOf("INVOKEVIRTUAL java/lang/invoke/VarHandle.set (Lweak/Modes;I)V");
-        assertEquals("INVOKESTATIC java/util/concurrent/atomic/VbdRuntime.release ()V", after.get(call - 1), after::toString);
-        assertEquals("INVOKESTATIC java/util/concurrent/atomic/VbdRuntime.full ()V", after.get(call + 1), after::toString);
+        assertEquals(RELEASE, after.get(call - 1), after::toString);
+        assertEquals(FULL, after.get(call + 1), after::toString);
     }
 
     @Test

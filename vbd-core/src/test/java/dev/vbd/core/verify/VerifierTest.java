@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.objectweb.asm.Opcodes.*;
 
@@ -348,6 +349,74 @@ class VerifierTest {
         VerifyReport r = verify(cw.toByteArray());
         assertEquals(Set.of("put([IZ)V@10:ARRAY_STORE"), sites(r));
         assertEquals(1, r.rewritten());
+    }
+
+    /**
+     * The inline acquire fence (x86-64): a load of the runtime's order field, dropped. {@code get}
+     * is fenced; {@code early} loads the field before the element instead of after it; in
+     * {@code jump} a branch lands between the fence's load and its POP; {@code put} has it where a
+     * release fence belongs, which it does not stand for.
+     */
+    @Test
+    void inlineAcquireCountsOnlyAfterTheLoad() {
+        assumeTrue(Conventions.INLINE_FENCES, "the rewriter writes fences inline on x86-64 only");
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES);
+        cw.visit(V17, ACC_PUBLIC | ACC_SUPER, "t/Inline", null, "java/lang/Object", null);
+        marker(cw, List.of());
+        MethodVisitor mv = cw.visitMethod(ACC_STATIC, "get", "([I)I", null, null);
+        mv.visitCode();
+        mv.visitVarInsn(ALOAD, 0);   // 0
+        mv.visitInsn(ICONST_0);      // 1
+        mv.visitInsn(IALOAD);        // 2
+        order(mv);                   // 3, 6
+        mv.visitInsn(IRETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        mv = cw.visitMethod(ACC_STATIC, "early", "([I)I", null, null);
+        mv.visitCode();
+        mv.visitVarInsn(ALOAD, 0);   // 0
+        mv.visitInsn(ICONST_0);      // 1
+        order(mv);                   // 2, 5
+        mv.visitInsn(IALOAD);        // 6
+        mv.visitInsn(IRETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        mv = cw.visitMethod(ACC_STATIC, "jump", "([IZ)I", null, null);
+        mv.visitCode();
+        Label pop = new Label();
+        mv.visitVarInsn(ALOAD, 0);   // 0
+        mv.visitInsn(ICONST_0);      // 1
+        mv.visitInsn(IALOAD);        // 2
+        mv.visitInsn(ICONST_1);      // 3
+        mv.visitVarInsn(ILOAD, 1);   // 4
+        mv.visitJumpInsn(IFNE, pop); // 5
+        mv.visitInsn(POP);           // 8
+        mv.visitFieldInsn(GETSTATIC, Conventions.RUNTIME, Conventions.ORDER, Conventions.ORDER_DESC); // 9
+        mv.visitLabel(pop);
+        mv.visitInsn(POP);           // 12
+        mv.visitInsn(IRETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        mv = cw.visitMethod(ACC_STATIC, "put", "([I)V", null, null);
+        mv.visitCode();
+        mv.visitVarInsn(ALOAD, 0);   // 0
+        mv.visitInsn(ICONST_0);      // 1
+        mv.visitInsn(ICONST_1);      // 2
+        order(mv);                   // 3, 6
+        mv.visitInsn(IASTORE);       // 7
+        fence(mv, Conventions.FULL); // 8
+        mv.visitInsn(RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        VerifyReport r = verify(cw.toByteArray());
+        assertEquals(Set.of("early([I)I@6:ARRAY_LOAD", "jump([IZ)I@2:ARRAY_LOAD", "put([I)V@7:ARRAY_STORE"), sites(r));
+        assertEquals(1, r.scSites(), "the fenced load; the order field's loads are fences, not accesses");
+    }
+
+    private static void order(MethodVisitor mv) {
+        mv.visitFieldInsn(GETSTATIC, Conventions.RUNTIME, Conventions.ORDER, Conventions.ORDER_DESC);
+        mv.visitInsn(POP);
     }
 
     @Test

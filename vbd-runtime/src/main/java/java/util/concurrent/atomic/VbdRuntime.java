@@ -29,6 +29,14 @@ import jdk.internal.vm.annotation.Hidden;
 public final class VbdRuntime {
     private VbdRuntime() {}
 
+    /**
+     * Never written. On x86-64 rewritten code loads it, and drops the value, as its acquire fence:
+     * a volatile load is the barrier C1 and C2 compile {@link #acquire} to, and costs the
+     * interpreter one field load instead of a call. Writing it changes nothing but the speed of
+     * every fence.
+     */
+    public static volatile int order;
+
     /** After a load: later loads and stores stay after it (LoadLoad|LoadStore). */
     @Hidden
     @ForceInline
