@@ -17,10 +17,8 @@ import org.objectweb.asm.tree.analysis.BasicInterpreter;
 import org.objectweb.asm.tree.analysis.BasicValue;
 import org.objectweb.asm.tree.analysis.Frame;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -95,20 +93,8 @@ public final class ConstructorLeaks {
     private CtorResult analyse(ClassNode cn, MethodNode m, Set<String> finals) {
         InsnList insns = m.instructions;
         int n = insns.size();
-        List<List<Integer>> succ = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) succ.add(new ArrayList<>(2));
-        Analyzer<BasicValue> analyzer = new Analyzer<>(new ThisInterpreter()) {
-            @Override
-            protected void newControlFlowEdge(int insn, int successor) {
-                succ.get(insn).add(successor);
-            }
-
-            @Override
-            protected boolean newControlFlowExceptionEdge(int insn, int successor) {
-                succ.get(insn).add(successor);
-                return true;
-            }
-        };
+        ControlFlow flow = new ControlFlow(n);
+        Analyzer<BasicValue> analyzer = flow.analyzer(new ThisInterpreter());
         Frame<BasicValue>[] frames;
         try {
             frames = analyzer.analyze(cn.name, m);
@@ -134,16 +120,8 @@ public final class ConstructorLeaks {
         }
         Set<String> after = new HashSet<>();
         if (!leakAt.isEmpty() && !stores.isEmpty()) {
-            BitSet reach = new BitSet(n);
-            Deque<Integer> work = new ArrayDeque<>();
-            for (int i = leakAt.nextSetBit(0); i >= 0; i = leakAt.nextSetBit(i + 1)) {
-                for (int s : succ.get(i)) if (!reach.get(s)) { reach.set(s); work.add(s); }
-                // a leaking super() call may run subclass code before any store that follows it
-            }
-            while (!work.isEmpty()) {
-                int i = work.poll();
-                for (int s : succ.get(i)) if (!reach.get(s)) { reach.set(s); work.add(s); }
-            }
+            // a leaking super() call may run subclass code before any store that follows it
+            BitSet reach = flow.reachableAfter(leakAt);
             for (int k = 0; k < stores.size(); k++) {
                 if (reach.get(stores.get(k)[0])) after.add(storeNames.get(k));
             }

@@ -14,7 +14,6 @@ import org.objectweb.asm.tree.analysis.Frame;
 import org.objectweb.asm.tree.analysis.Interpreter;
 import org.objectweb.asm.tree.analysis.Value;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -101,20 +100,8 @@ public final class LocalArrays {
         int n = insns.size();
         BitSet result = new BitSet();
         if (n == 0) return result;
-        List<List<Integer>> succ = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) succ.add(new ArrayList<>(2));
-        Analyzer<Sites> analyzer = new Analyzer<>(new SiteInterpreter(insns)) {
-            @Override
-            protected void newControlFlowEdge(int insn, int successor) {
-                succ.get(insn).add(successor);
-            }
-
-            @Override
-            protected boolean newControlFlowExceptionEdge(int insn, int successor) {
-                succ.get(insn).add(successor);
-                return true;
-            }
-        };
+        ControlFlow flow = new ControlFlow(n);
+        Analyzer<Sites> analyzer = flow.analyzer(new SiteInterpreter(insns));
         Frame<Sites>[] frames;
         try {
             frames = analyzer.analyze(owner, m);
@@ -140,7 +127,7 @@ public final class LocalArrays {
         }
         // what runs after each site escaped
         List<BitSet> sharedFrom = new ArrayList<>(escapesOf.size());
-        for (BitSet escapes : escapesOf) sharedFrom.add(escapes == null ? null : reachableAfter(escapes, succ, n));
+        for (BitSet escapes : escapesOf) sharedFrom.add(escapes == null ? null : flow.reachableAfter(escapes));
 
         int ordinal = 0;
         for (int i = 0; i < n; i++) {
@@ -166,19 +153,6 @@ public final class LocalArrays {
             if (shared != null && shared.get(insn)) return false;
         }
         return true;
-    }
-
-    /** Instructions reachable from the successors of {@code from}. */
-    private static BitSet reachableAfter(BitSet from, List<List<Integer>> succ, int n) {
-        BitSet seen = new BitSet(n);
-        ArrayDeque<Integer> work = new ArrayDeque<>();
-        for (int i = from.nextSetBit(0); i >= 0; i = from.nextSetBit(i + 1)) {
-            for (int s : succ.get(i)) if (!seen.get(s)) { seen.set(s); work.add(s); }
-        }
-        while (!work.isEmpty()) {
-            for (int s : succ.get(work.poll())) if (!seen.get(s)) { seen.set(s); work.add(s); }
-        }
-        return seen;
     }
 
     /** How many values on top of the stack {@code insn} lets leave the method. */

@@ -46,7 +46,7 @@ abstract class FencingVisitor extends MethodVisitor {
         call(mv, Conventions.FULL);
     }
 
-    static void call(MethodVisitor mv, String fence) {
+    private static void call(MethodVisitor mv, String fence) {
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, Conventions.RUNTIME, fence, Conventions.FENCE_DESC, false);
     }
 
