@@ -11,7 +11,8 @@ import java.util.Map;
  * The agent's options, passed as {@code -javaagent:vbd.jar=key=value&key=value} with URL-encoded
  * values so that any path survives. The launcher writes them; users normally never do.
  */
-public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyReport, Path jdkDir, boolean strict) {
+public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyReport, Path jdkDir, boolean strict,
+                           boolean fencedFields) {
     public static AgentOptions parse(String args) {
         Map<String, String> m = new LinkedHashMap<>();
         if (args != null && !args.isEmpty()) {
@@ -24,7 +25,7 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
         }
         for (String k : m.keySet()) {
             if (!k.equals("relaxed") && !k.equals("skipUnrewritable") && !k.equals("verify") && !k.equals("jdk")
-                    && !k.equals("strict")) {
+                    && !k.equals("strict") && !k.equals("fencedFields")) {
                 throw new IllegalArgumentException("unknown agent option '" + k + "'");
             }
         }
@@ -33,7 +34,8 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
                 m.containsKey("skipUnrewritable"),
                 m.containsKey("verify") ? Path.of(m.get("verify")) : null,
                 m.containsKey("jdk") ? Path.of(m.get("jdk")) : null,
-                m.containsKey("strict"));
+                m.containsKey("strict"),
+                m.containsKey("fencedFields"));
     }
 
     public String format() {
@@ -43,6 +45,7 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
         if (verifyReport != null) append(sb, "verify", verifyReport.toString());
         if (jdkDir != null) append(sb, "jdk", jdkDir.toString());
         if (strict) append(sb, "strict", "");
+        if (fencedFields) append(sb, "fencedFields", "");
         return sb.toString();
     }
 

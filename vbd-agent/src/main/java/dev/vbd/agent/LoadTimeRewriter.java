@@ -28,6 +28,8 @@ final class LoadTimeRewriter {
 
     private final Policy policy;
     private final boolean skipUnrewritable;
+    /** Whether the program's classes keep plain fields, with fenced accesses ({@link ClassRewriter#fencedFields}). */
+    private final boolean fencedFields;
     private final RewriteStats stats;
     private final DeclaredModifiers declared;
     /** Whether loaders are read on the defining thread: the image's define path, unlike an agent, may be re-entered. */
@@ -38,10 +40,11 @@ final class LoadTimeRewriter {
     private FieldOracle plainInJvm;
     private RewriteStore store;
 
-    LoadTimeRewriter(Policy policy, boolean skipUnrewritable, RewriteStats stats, DeclaredModifiers declared,
-                     boolean readOnThisThread) {
+    LoadTimeRewriter(Policy policy, boolean skipUnrewritable, boolean fencedFields, RewriteStats stats,
+                     DeclaredModifiers declared, boolean readOnThisThread) {
         this.policy = policy;
         this.skipUnrewritable = skipUnrewritable;
+        this.fencedFields = fencedFields;
         this.stats = stats;
         this.declared = declared;
         this.readOnThisThread = readOnThisThread;
@@ -127,7 +130,8 @@ final class LoadTimeRewriter {
 
     private ClassRewriter newRewriter(ClassLoader loader, boolean jdkLoader) {
         return new ClassRewriter(policy, new LoaderBytesSource(loader, readOnThisThread), jdkLoader)
-                .fenceFields(plainInJvm).store(store);
+                .fenceFields(plainInJvm).fencedFields(fencedFields && !jdkLoader && loader != null)
+                .store(store);
     }
 
     static boolean containsMarker(byte[] bytes) {

@@ -17,7 +17,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -116,9 +115,12 @@ public final class Bench {
         if (options.jmh) {
             Micro.Settings s = options.mode == BenchOptions.Mode.FULL ? Micro.FULL : Micro.QUICK;
             Path jmhRelaxed = repo.resolve("vbd-bench/relaxed/jmh-harness.relaxed");
-            List<String> vbdLaunch = VbdOptions.launchPrefix(repo, options.java, jmhRelaxed);
+            // the vbd side is the first vbd configuration asked for, with the harness's relaxed config
+            Config jmhVbd = options.configs.stream().filter(c -> c.vbd).findFirst().orElse(Config.VBD);
+            List<String> vbdLaunch = VbdOptions.launchPrefix(repo, options.java, jmhRelaxed, jmhVbd.fencedFields);
             r.jmhSettings = s.toJson();
             r.jmhSettings.put("relaxed_file", repo.relativize(jmhRelaxed).toString());
+            r.jmhSettings.put("fields", jmhVbd.fencedFields ? "fenced" : "volatile");
             r.jmh = Micro.run(s, options.java, r.sharedFlags, vbdLaunch, progress);
         }
 
@@ -130,6 +132,11 @@ public final class Bench {
         r.wallS = (System.nanoTime() - start) / 1e9;
         write(r);
         return r.failures.isEmpty() ? 0 : 1;
+    }
+
+    /** Configurations that differ only in JVM flags share the command that starts them. */
+    private static String launchKey(Config c) {
+        return c.relaxation + (c.fencedFields ? "/fenced" : "");
     }
 
     private void runWorkloads(RunRecord r) throws Exception {
@@ -164,16 +171,16 @@ public final class Bench {
         }
 
         // vbd's options, once per relaxed config, before anything is timed (a first use prepares the JDK)
-        Map<Config.Relaxation, List<String>> vbdArgs = new EnumMap<>(Config.Relaxation.class);
+        Map<String, List<String>> vbdArgs = new HashMap<>(); // by relaxed config and fields mode
         Set<Config> used = new LinkedHashSet<>(options.configs);
         if (positive != null) used.add(Config.VBD);
         if (negative != null) used.add(Config.VBD_ALL_RELAXED);
-        r.relaxedFile = options.configs.contains(Config.VBD_RELAXED)
+        r.relaxedFile = options.configs.contains(Config.VBD_RELAXED) || options.configs.contains(Config.VBD_FENCED_RELAXED)
                 ? (options.relaxed != null ? options.relaxed : repo.resolve("vbd-bench/relaxed/top-methods.relaxed")) : null;
         if (r.relaxedFile != null) r.relaxedRules = countRules(r.relaxedFile);
         r.allRelaxedFile = negative != null ? repo.resolve("vbd-bench/relaxed/everything.relaxed") : null;
         for (Config c : used) {
-            if (!c.vbd || vbdArgs.containsKey(c.relaxation)) continue;
+            if (!c.vbd || vbdArgs.containsKey(launchKey(c))) continue;
             Path relaxed = switch (c.relaxation) {
                 case NONE -> null;
                 case LISTED -> r.relaxedFile;
@@ -181,11 +188,11 @@ public final class Bench {
             };
             new Progress(err, List.of()).note("asking bin/vbd how it runs " + c.id
                     + (c.relaxation == Config.Relaxation.ALL ? " (the first time, it prepares a JDK with everything relaxed)" : ""));
-            vbdArgs.put(c.relaxation, VbdOptions.launchPrefix(repo, options.java, relaxed));
+            vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.fencedFields));
         }
         for (Config c : used) {
             // a vbd configuration runs as bin/vbd run does: the prepared image's java, then its options
-            List<String> launch = c.vbd ? vbdArgs.get(c.relaxation) : List.of(options.java);
+            List<String> launch = c.vbd ? vbdArgs.get(launchKey(c)) : List.of(options.java);
             r.configJava.put(c, launch.get(0));
             List<String> flags = new ArrayList<>(launch.subList(1, launch.size()));
             flags.addAll(c.flags);

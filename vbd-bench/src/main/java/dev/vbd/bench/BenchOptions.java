@@ -27,11 +27,13 @@ public final class BenchOptions {
                                  at 1 thread, 3 invocations; the controls (the negative one: 12
                                  invocations of xalan at 1 thread): about 45 minutes on 2 cores
               --jmh              only the JMH microbenchmarks, in the interpreter, C1 and C2: about
-                                 4 minutes with --quick, about 18 minutes with --full
+                                 4 minutes with --quick, about 18 minutes with --full; stock against
+                                 the first vbd configuration of --configs (vbd, or vbd-fenced)
               --startup          only start-up: short programs, stock against vbd (--startup --help)
               --dry-run          print the plan (invocations per workload and configuration), run nothing
               --workloads a,b    workloads by name, or 'all'
-              --configs a,b      among stock, stock-notiered, vbd, vbd+relaxed, vbd-notiered
+              --configs a,b      among stock, stock-notiered, vbd, vbd+relaxed, vbd-notiered, vbd-fenced,
+                                 vbd-fenced+relaxed
               --relaxed FILE     the relaxed config of vbd+relaxed (default: the bundled list)
               --invocations N    JVM invocations per workload and configuration (at least 2)
               --iterations N     iterations per invocation; --warmup W of them are dropped

@@ -36,7 +36,7 @@ import java.util.stream.Stream;
  * under vbd finds it; {@code vbd-agent} is {@code bin/vbd run --agent}'s, the image with vbd's agent doing the rewriting;
  * {@code vbd-patched} is the JDK's {@code java} with the options of
  * {@code bin/vbd jvm-args} (its modules patched at start, as launchers that keep their own
- * {@code java} run it).
+ * {@code java} run it); {@code vbd-fenced} is {@code bin/vbd run --fields fenced}'s.
  */
 final class Startup {
     static final String USAGE = """
@@ -47,7 +47,8 @@ final class Startup {
                                junit (300 small JUnit 5 tests through the JUnit Platform launcher),
                                first-NAME (the first iteration of bench workload NAME, at the quick size),
                                workloads (every first-NAME)
-              --configs a,b    among stock, vbd, vbd-first, vbd-agent, vbd-patched (default: all; stock is always run)
+              --configs a,b    among stock, vbd, vbd-first, vbd-agent, vbd-patched, vbd-fenced (default: all;
+                               stock is always run)
               --java J         the java launcher of the JDK to measure (default: java)
               --out DIR        where startup.md and startup.json go (default: bench-results/<UTC time>-startup/)
             """;
@@ -62,7 +63,7 @@ final class Startup {
         for (String w : WorkloadCatalog.names()) known.add(FIRST + w);
         return known;
     }
-    static final List<String> CONFIGS = List.of("stock", "vbd", "vbd-first", "vbd-agent", "vbd-patched");
+    static final List<String> CONFIGS = List.of("stock", "vbd", "vbd-first", "vbd-agent", "vbd-patched", "vbd-fenced");
     private static final int JUNIT_CLASSES = 10;
     private static final int JUNIT_TESTS_PER_CLASS = 30;
 
@@ -322,6 +323,7 @@ final class Startup {
                 cmd.addAll(VbdOptions.launchCommand(repo, java, withStore));
             }
             case "vbd-agent" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--agent"), java, args));
+            case "vbd-fenced" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--fields", "fenced"), java, args));
             default -> {
                 cmd.add(java);
                 cmd.addAll(VbdOptions.jvmArgs(repo, java, null));

@@ -16,7 +16,7 @@ final class VbdOptions {
     private VbdOptions() {}
 
     static List<String> jvmArgs(Path repo, String java, Path relaxed) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "jvm-args"));
+        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "jvm-args", "--fields", "volatile"));
         if (relaxed != null) {
             cmd.add("--relaxed");
             cmd.add(relaxed.toString());
@@ -27,15 +27,17 @@ final class VbdOptions {
     }
 
     /**
-     * The java and options {@code bin/vbd run [--relaxed FILE] -- java} starts a program with: the
+     * The java and options {@code bin/vbd run [--relaxed FILE] [--fields fenced] -- java} starts a program with: the
      * prepared image's own launcher, and the relaxed config as a system property.
      */
-    static List<String> launchPrefix(Path repo, String java, Path relaxed) throws IOException, InterruptedException {
+    static List<String> launchPrefix(Path repo, String java, Path relaxed, boolean fencedFields)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "launch"));
         if (relaxed != null) {
             cmd.add("--relaxed");
             cmd.add(relaxed.toString());
         }
+        cmd.addAll(List.of("--fields", fencedFields ? "fenced" : "volatile")); // whatever $VBD_FIELDS says
         cmd.add("--");
         cmd.add(java);
         return ask(cmd, relaxed);
@@ -43,7 +45,7 @@ final class VbdOptions {
 
     /** The command {@code bin/vbd run -- java args...} executes, asked from {@code bin/vbd launch}. */
     static List<String> launchCommand(Path repo, String java, List<String> args) throws IOException, InterruptedException {
-        return launchCommand(repo, List.of(), java, args);
+        return launchCommand(repo, List.of("--fields", "volatile"), java, args);
     }
 
     /** The same, with options of {@code bin/vbd run} ({@code --agent}). */

@@ -41,6 +41,10 @@ public final class Main {
 
             options:
               --relaxed FILE        relaxed scopes for code you cannot annotate (docs/relaxed-config.md)
+              --fields volatile|fenced
+                                    how the program's fields are made SC: declared volatile (the default),
+                                    or left plain with each access fenced, so relaxed code and constructors
+                                    run as on stock Java (docs/guarantee.md); $VBD_FIELDS sets the default
               --cache DIR           where prepared JDKs live (default: $VBD_CACHE, $XDG_CACHE_HOME/vbd, ~/.cache/vbd)
               --skip-unrewritable   run on when a class (or a method, which would outgrow the JVM's code
                                     limit once fenced) cannot be rewritten; it is reported as uncovered
@@ -84,7 +88,8 @@ public final class Main {
         }
         String verb = args.get(0);
         List<String> rest = args.subList(1, args.size());
-        List<String> common = List.of("--relaxed", "--cache", "--skip-unrewritable", "--strict", "--agent", "--quiet", "-q", "--progress");
+        List<String> common = List.of("--relaxed", "--fields", "--cache", "--skip-unrewritable", "--strict", "--agent", "--quiet", "-q",
+                "--progress");
         switch (verb) {
             case "launch": {
                 Options o = Options.parse("run", rest, common);
@@ -116,7 +121,9 @@ public final class Main {
                 return 0;
             }
             case "prepare": {
-                Options o = Options.parse(verb, rest, common);
+                List<String> allowed = new ArrayList<>(common);
+                allowed.remove("--fields"); // the JDK's own fields are always declared volatile
+                Options o = Options.parse(verb, rest, allowed);
                 Jdk jdk = Jdk.resolve(o.javaWord());
                 checkConfig(o);
                 Path dir = JdkCache.prepared(o.cache, jdk, o.relaxed, vbdJar(), o.quiet);
@@ -193,7 +200,7 @@ public final class Main {
             cmd.add(JdkCache.agentOption(prepared, agentOptions(o, prepared, verifyReport)));
         } else {
             cmd.add(launcher.toString());
-            String options = new AgentOptions(o.relaxed, o.skipUnrewritable, null, null, false).format();
+            String options = new AgentOptions(o.relaxed, o.skipUnrewritable, null, null, false, o.fencedFields).format();
             if (!options.isEmpty()) cmd.add("-D" + ImageRewriting.OPTIONS_PROPERTY + "=" + options);
         }
         cmd.addAll(args);
@@ -217,7 +224,7 @@ public final class Main {
     }
 
     private static String agentOptions(Options o, Path prepared, Path verifyReport) {
-        return new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict).format();
+        return new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict, o.fencedFields).format();
     }
 
     /** {@code vbd VERSION (build HASH, rewrite N)}: the build is the jar's content, which keys the prepared JDKs. */

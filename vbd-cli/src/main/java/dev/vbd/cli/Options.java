@@ -10,6 +10,8 @@ final class Options {
     Path relaxed;
     Path cache = JdkCache.defaultRoot();
     boolean skipUnrewritable;
+    /** {@code --fields fenced}: the program's fields stay plain and their accesses are fenced. */
+    boolean fencedFields;
     boolean strict;
     boolean agent;
     boolean quiet;
@@ -22,6 +24,8 @@ final class Options {
 
     static Options parse(String verb, List<String> args, List<String> allowed) throws UsageException {
         Options o = new Options();
+        String fields = System.getenv("VBD_FIELDS");
+        if (fields != null && !fields.isEmpty() && allowed.contains("--fields")) o.fencedFields = fencedFields("VBD_FIELDS", fields);
         int i = 0;
         for (; i < args.size(); i++) {
             String a = args.get(i);
@@ -35,7 +39,8 @@ final class Options {
                         + (a.startsWith("-") ? "" : " (the java command line goes after '--')"));
             }
             String value = null;
-            if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")) {
+            if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")
+                    || name.equals("--fields")) {
                 if (a.contains("=")) {
                     value = a.substring(a.indexOf('=') + 1);
                 } else {
@@ -57,6 +62,7 @@ final class Options {
                     if (!Files.isRegularFile(p)) throw new UsageException("jar '" + value + "' does not exist");
                     o.jar = p;
                 }
+                case "--fields" -> o.fencedFields = fencedFields("--fields", value);
                 case "--jdk" -> o.jdk = true;
                 case "--all" -> o.all = true;
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;
@@ -68,6 +74,13 @@ final class Options {
             }
         }
         return o;
+    }
+
+    private static boolean fencedFields(String where, String value) throws UsageException {
+        if (!value.equals("volatile") && !value.equals("fenced")) {
+            throw new UsageException(where + " takes 'volatile' or 'fenced', got '" + value + "'");
+        }
+        return value.equals("fenced");
     }
 
     /**

@@ -199,7 +199,8 @@ final class VerifyCommand {
             out.println(p + "  rewritten but not checked: " + u.get("class") + " [" + u.get("loader") + "]: " + u.get("reason"));
         }
         out.println(p + "heap-access sites: " + number(json, "scSites") + " SC, " + number(json, "relaxedSites")
-                + " relaxed, " + number(json, "localArrayAccesses") + " accesses to arrays not yet shared; "
+                + " relaxed, " + number(json, "localArrayAccesses") + " accesses to arrays not yet shared, "
+                + number(json, "unpublishedAccesses") + " constructor accesses to objects not yet shared; "
                 + number(json, "unresolvedFields") + " field references to classes not loaded");
         long intrinsics = number(json, "intrinsicMethods");
         if (intrinsics > 0) {

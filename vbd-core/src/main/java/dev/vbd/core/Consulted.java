@@ -21,7 +21,9 @@ public final class Consulted {
         /** Can no constructor of the class leak {@code this}? Subject: the class. */
         LEAK_FREE,
         /** Did vbd make the field volatile? Subject: {@link #field}. */
-        MADE_VOLATILE
+        MADE_VOLATILE,
+        /** Does an access to the field need the fences of a volatile access? Subject: {@link #field}. */
+        FENCED
     }
 
     /** A record, but never compared or hashed: records do that through invokedynamic, which the cold path avoids. */
@@ -60,7 +62,7 @@ public final class Consulted {
         return Collections.unmodifiableList(answers);
     }
 
-    /** The subject of a {@link Question#MADE_VOLATILE} answer: no class or field name holds a ';' before the descriptor. */
+    /** The subject of a {@link Question#MADE_VOLATILE} or {@link Question#FENCED} answer: no class or field name holds a ';' before the descriptor. */
     public static String field(String owner, String name, String descriptor) {
         return owner + ';' + name + ';' + descriptor;
     }

@@ -2,6 +2,7 @@ package dev.vbd.core.analysis;
 
 import dev.vbd.core.ClassBytesSource;
 import dev.vbd.core.Consulted;
+import dev.vbd.core.Conventions;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -67,28 +68,96 @@ public final class ConstructorLeaks {
         Boolean known = superLeakFree.get(internalName);
         if (known != null) return known;
         superLeakFree.put(internalName, Boolean.FALSE); // cycles and recursion: assume the worst
-        boolean result = false;
         byte[] bytes = source.find(internalName);
-        if (bytes != null) {
-            try {
-                ClassNode cn = new ClassNode();
-                new ClassReader(bytes).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-                result = true;
-                for (MethodNode m : cn.methods) {
-                    if (m.name.equals("<init>") && m.instructions.size() > 0 && analyse(cn, m, Set.of()).leaks) {
-                        result = false;
-                        break;
-                    }
-                }
-            } catch (RuntimeException e) {
-                result = false;
-            }
-        }
+        boolean result = bytes != null && constructorsLeakFree(bytes);
         superLeakFree.put(internalName, result);
         return result;
     }
 
+    /** True if no constructor of the class in {@code classBytes} can leak {@code this}. */
+    public boolean constructorsLeakFree(byte[] classBytes) {
+        try {
+            ClassNode cn = new ClassNode();
+            new ClassReader(classBytes).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+            for (MethodNode m : cn.methods) {
+                if (m.name.equals("<init>") && m.instructions.size() > 0 && analyse(cn, m, Set.of()).leaks) return false;
+            }
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     private record CtorResult(boolean leaks, Set<String> storesAfterLeak) {}
+
+    /**
+     * What of a constructor runs while no other thread can have its object: {@code accesses}, the
+     * positions, among the method's field instructions in order (those of vbd's runtime, its inline
+     * fences, not counted), of the loads and stores on
+     * {@code this} that no path from a possible leak of {@code this} reaches; {@code publishing},
+     * the instructions at which the object may become visible to another thread once such a store
+     * ran before it (each leak, and each return), before which a release fence orders those stores.
+     * Both are empty when the code cannot be analysed.
+     */
+    public record Unpublished(BitSet accesses, List<AbstractInsnNode> publishing) {
+        static final Unpublished NONE = new Unpublished(new BitSet(), List.of());
+    }
+
+    /**
+     * The unpublished accesses of constructor {@code m} of class {@code owner} ({@link Unpublished}).
+     * A {@code this(...)} call leaks when {@code selfLeakFree} is false, since the constructor it
+     * calls may have leaked {@code this} before it returned.
+     */
+    public Unpublished unpublished(String owner, MethodNode m, boolean selfLeakFree) {
+        InsnList insns = m.instructions;
+        int n = insns.size();
+        if (!m.name.equals("<init>") || n == 0) return Unpublished.NONE;
+        ControlFlow flow = new ControlFlow(n);
+        Frame<BasicValue>[] frames;
+        try {
+            frames = flow.analyzer(new ThisInterpreter()).analyze(owner, m);
+        } catch (AnalyzerException | RuntimeException e) {
+            return Unpublished.NONE;
+        }
+        BitSet leakAt = new BitSet(n);
+        for (int i = 0; i < n; i++) {
+            Frame<BasicValue> f = frames[i];
+            if (f == null) continue;
+            AbstractInsnNode insn = insns.get(i);
+            if (leaks(owner, insn, f)) leakAt.set(i);
+            else if (!selfLeakFree && insn.getOpcode() == Opcodes.INVOKESPECIAL
+                    && ((MethodInsnNode) insn).name.equals("<init>") && ((MethodInsnNode) insn).owner.equals(owner)
+                    && isThis(f, Type.getArgumentTypes(((MethodInsnNode) insn).desc).length)) {
+                leakAt.set(i);
+            }
+        }
+        BitSet shared = leakAt.isEmpty() ? new BitSet(n) : flow.reachableAfter(leakAt);
+        BitSet accesses = new BitSet();
+        boolean anyStore = false;
+        int ordinal = 0;
+        for (int i = 0; i < n; i++) {
+            AbstractInsnNode insn = insns.get(i);
+            // the runtime's own field is an inline fence, not an access: rewritten code counts as the original
+            if (!(insn instanceof FieldInsnNode) || ((FieldInsnNode) insn).owner.equals(Conventions.RUNTIME)) continue;
+            int k = ordinal++;
+            int op = insn.getOpcode();
+            Frame<BasicValue> f = frames[i];
+            if (f == null || shared.get(i) || leakAt.get(i)) continue;
+            boolean onThis = (op == Opcodes.GETFIELD && surelyThis(f, 0))
+                    || (op == Opcodes.PUTFIELD && surelyThis(f, 1));
+            if (!onThis) continue;
+            accesses.set(k);
+            if (op == Opcodes.PUTFIELD) anyStore = true;
+        }
+        if (!anyStore) return new Unpublished(accesses, List.of());
+        List<AbstractInsnNode> publishing = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (frames[i] == null) continue;
+            int op = insns.get(i).getOpcode();
+            if (leakAt.get(i) || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN)) publishing.add(insns.get(i));
+        }
+        return new Unpublished(accesses, publishing);
+    }
 
     private CtorResult analyse(ClassNode cn, MethodNode m, Set<String> finals) {
         InsnList insns = m.instructions;
@@ -109,7 +178,7 @@ public final class ConstructorLeaks {
             Frame<BasicValue> f = frames[i];
             if (f == null) continue;
             AbstractInsnNode insn = insns.get(i);
-            if (leaks(cn, insn, f)) leakAt.set(i);
+            if (leaks(cn.name, insn, f)) leakAt.set(i);
             if (insn.getOpcode() == Opcodes.PUTFIELD) {
                 FieldInsnNode fi = (FieldInsnNode) insn;
                 if (fi.owner.equals(cn.name) && finals.contains(fi.name)) {
@@ -130,7 +199,7 @@ public final class ConstructorLeaks {
     }
 
     /** Does this instruction let {@code this} escape? */
-    private boolean leaks(ClassNode cn, AbstractInsnNode insn, Frame<BasicValue> f) {
+    private boolean leaks(String owner, AbstractInsnNode insn, Frame<BasicValue> f) {
         int op = insn.getOpcode();
         if (op < 0) return false;
         switch (op) {
@@ -152,7 +221,7 @@ public final class ConstructorLeaks {
                 boolean receiverIsThis = isThis(f, argSlots);
                 if (!receiverIsThis) return false;
                 if (op == Opcodes.INVOKESPECIAL && mi.name.equals("<init>")) {
-                    if (mi.owner.equals(cn.name)) return false; // this(...): that constructor is analysed on its own
+                    if (mi.owner.equals(owner)) return false; // this(...): that constructor is analysed on its own
                     boolean free = leakFree(mi.owner);
                     Consulted.note(Consulted.Question.LEAK_FREE, mi.owner, free);
                     return !free;
@@ -174,8 +243,14 @@ public final class ConstructorLeaks {
         }
     }
 
-    /** Is the stack slot {@code depth} values below the top {@code this}? Values, not words. */
+    /** May the stack slot {@code depth} values below the top be {@code this}? Values, not words. */
     private static boolean isThis(Frame<BasicValue> f, int depth) {
+        int top = f.getStackSize() - 1 - depth;
+        return top >= 0 && (f.getStack(top) == ThisInterpreter.THIS || f.getStack(top) == ThisInterpreter.MAYBE_THIS);
+    }
+
+    /** Is it {@code this} on every path, not another object that paths merge with it? */
+    private static boolean surelyThis(Frame<BasicValue> f, int depth) {
         int top = f.getStackSize() - 1 - depth;
         return top >= 0 && f.getStack(top) == ThisInterpreter.THIS;
     }
@@ -183,6 +258,11 @@ public final class ConstructorLeaks {
     /** Tracks the receiver of a constructor through locals, the stack and merges. */
     static final class ThisInterpreter extends BasicInterpreter {
         static final BasicValue THIS = new BasicValue(Type.getObjectType("java/lang/Object")) {
+            @Override public boolean equals(Object o) { return o == this; }
+            @Override public int hashCode() { return System.identityHashCode(this); }
+        };
+        /** {@code this} on some paths, another reference on others. */
+        static final BasicValue MAYBE_THIS = new BasicValue(Type.getObjectType("java/lang/Object")) {
             @Override public boolean equals(Object o) { return o == this; }
             @Override public int hashCode() { return System.identityHashCode(this); }
         };
@@ -199,20 +279,21 @@ public final class ConstructorLeaks {
 
         @Override
         public BasicValue copyOperation(AbstractInsnNode insn, BasicValue value) throws AnalyzerException {
-            return value == THIS ? THIS : super.copyOperation(insn, value);
+            return value == THIS || value == MAYBE_THIS ? value : super.copyOperation(insn, value);
         }
 
         @Override
         public BasicValue unaryOperation(AbstractInsnNode insn, BasicValue value) throws AnalyzerException {
-            if (value == THIS && insn.getOpcode() == Opcodes.CHECKCAST) return THIS;
+            if ((value == THIS || value == MAYBE_THIS) && insn.getOpcode() == Opcodes.CHECKCAST) return value;
             return super.unaryOperation(insn, value);
         }
 
         @Override
         public BasicValue merge(BasicValue a, BasicValue b) {
-            // a reference that may be this is treated as this: leaking it may leak this
-            BasicValue other = a == THIS ? b : b == THIS ? a : null;
-            if (other != null && (other == THIS || other.isReference())) return THIS;
+            if (a == THIS && b == THIS) return THIS;
+            // a reference that may be this is treated as this where it leaks: leaking it may leak this
+            boolean thisA = a == THIS || a == MAYBE_THIS, thisB = b == THIS || b == MAYBE_THIS;
+            if ((thisA && (thisB || b.isReference())) || (thisB && a.isReference())) return MAYBE_THIS;
             return super.merge(a, b);
         }
     }

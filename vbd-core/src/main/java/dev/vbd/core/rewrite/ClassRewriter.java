@@ -57,6 +57,8 @@ public final class ClassRewriter implements FieldOracle {
     private volatile FieldOracle plainInJvm;
     /** Where rewrites are kept between runs, if anywhere (see {@link #store}). */
     private volatile RewriteStore store;
+    /** Whether fields stay plain in the JVM and their accesses are fenced instead (see {@link #fencedFields}). */
+    private volatile boolean fencedFields;
 
     /** A rewriter for application classes loaded at run time, after the JVM has booted. */
     public ClassRewriter(Policy policy, ClassBytesSource source) {
@@ -100,6 +102,21 @@ public final class ClassRewriter implements FieldOracle {
     }
 
     /**
+     * Leaves the fields this rewriter makes sequentially consistent plain in the JVM (a {@code final}
+     * field a constructor may leak still loses {@code final}), and fences each access to them
+     * outside relaxed code instead, as array elements are. Relaxed code then accesses them with the
+     * plain instruction, as on stock Java, in every tier; a constructor's accesses to its own
+     * object before the object can have left it stay plain too. Reflection, method handles and
+     * {@code VarHandle}s reach such a field through the JDK's {@code Unsafe} and {@code VarHandle}
+     * call sites, which vbd rewrites to their volatile modes. Not for the JDK's own modules.
+     */
+    public ClassRewriter fencedFields(boolean fenced) {
+        if (fenced && jdk) throw new IllegalStateException("the JDK's modules keep volatile fields");
+        this.fencedFields = fenced;
+        return this;
+    }
+
+    /**
      * Keeps each rewrite in {@code store} and takes rewrites from it. A kept rewrite stands in for a
      * new one only for the same bytes, the same kind of rewriter, and the same answers about other
      * classes ({@link Consulted}); the store must belong to this policy and this version of vbd.
@@ -124,7 +141,8 @@ public final class ClassRewriter implements FieldOracle {
     public RewriteResult rewrite(byte[] bytes, boolean leaveOversizedMethods) {
         RewriteStore kept = store;
         if (kept == null || plainInJvm != null) return rewriteNow(bytes, leaveOversizedMethods);
-        String kind = (privileged ? "boot" : "app") + (linkPlainFields ? "" : "-unlinked") + (leaveOversizedMethods ? "-lenient" : "");
+        String kind = (privileged ? "boot" : "app") + (linkPlainFields ? "" : "-unlinked") + (leaveOversizedMethods ? "-lenient" : "")
+                + (fencedFields ? "-fenced" : "");
         RewriteStore.Kept k;
         try {
             k = kept.find(kind, bytes);
@@ -157,7 +175,7 @@ public final class ClassRewriter implements FieldOracle {
     private boolean keptStillHolds(RewriteStore.Kept k, byte[] bytes) {
         List<Consulted.Answer> answers = k.consulted();
         for (Consulted.Answer a : answers) {
-            if (a.question() == Consulted.Question.MADE_VOLATILE) {
+            if (a.question() == Consulted.Question.MADE_VOLATILE || a.question() == Consulted.Question.FENCED) {
                 // relaxed code: it may ask about this class's own fields, which a class generated at
                 // run time has no bytes for the source to find; a new rewrite would know them from here
                 try {
@@ -169,6 +187,8 @@ public final class ClassRewriter implements FieldOracle {
             }
         }
         for (Consulted.Answer a : answers) {
+            // fences an access turns out not to need cost time, not order: a kept rewrite may keep them
+            if (a.question() == Consulted.Question.FENCED && a.value()) continue;
             String s = a.subject();
             boolean now;
             switch (a.question()) {
@@ -178,11 +198,14 @@ public final class ClassRewriter implements FieldOracle {
                 case LEAK_FREE:
                     now = leaks.leakFree(s);
                     break;
-                case MADE_VOLATILE: {
+                case MADE_VOLATILE:
+                case FENCED: {
                     int i = s.indexOf(';');
                     int j = s.indexOf(';', i + 1);
                     if (i < 0 || j < 0) return false;
-                    now = madeVolatile(s.substring(0, i), s.substring(i + 1, j), s.substring(j + 1));
+                    String owner = s.substring(0, i), field = s.substring(i + 1, j), desc = s.substring(j + 1);
+                    now = a.question() == Consulted.Question.FENCED ? fenced(owner, field, desc)
+                            : madeVolatile(owner, field, desc);
                     break;
                 }
                 default:
@@ -231,11 +254,14 @@ public final class ClassRewriter implements FieldOracle {
             List<String> flipped = new ArrayList<>(flippedNames);
             List<String> unfinal = new ArrayList<>(unfinalNames);
             Set<String> allocating = LocalArrays.allocatingMethods(reader);
+            boolean fenced = fencedFields;
+            // a this(...) call in a constructor leaks when another constructor of the class may
+            boolean leakFree = fenced && leaks.constructorsLeakFree(bytes);
             while (true) {
                 List<String> relaxed = new ArrayList<>();
                 ClassWriter writer = new ClassWriter(reader, 0);
                 ClassVisitor rewriting = new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal,
-                        unfenced.keySet(), allocating);
+                        unfenced.keySet(), allocating, fenced, leakFree);
                 reader.accept(jdk ? JdkPatches.wrap(name, rewriting) : rewriting, 0);
                 try {
                     return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
@@ -367,6 +393,37 @@ public final class ClassRewriter implements FieldOracle {
         return made;
     }
 
+    /**
+     * Does an access to this field need the fences of a volatile access: did vbd make it
+     * sequentially consistent while leaving it plain in the JVM ({@link #fencedFields})? Resolves
+     * the field as the JVM does. A field of a class this rewriter cannot read counts as fenced:
+     * it may be, and fences on an access that needs none only cost time. For the same reason a
+     * kept rewrite is not asked again whether its fenced accesses still need fences.
+     */
+    private boolean fenced(String owner, String name, String descriptor) {
+        boolean f = fencedNow(owner, name, descriptor);
+        Consulted.note(Consulted.Question.FENCED, Consulted.field(owner, name, descriptor), f);
+        return f;
+    }
+
+    private boolean fencedNow(String owner, String name, String descriptor) {
+        String cls = owner;
+        for (int depth = 0; cls != null && depth < 64; depth++) {
+            // only the boot and platform loaders define java.*, and the JDK's fields are declared volatile
+            if (cls.startsWith("java/")) return false;
+            ClassFacts f = facts(cls);
+            if (f == null) return true;
+            ClassFacts.FieldFact field = f.field(name, descriptor);
+            if (field != null) {
+                if (f.marker != null) return !field.isVolatile() && f.marker.flipped(name);
+                if (policy.exclusion(cls) != null) return false;
+                return decideEach(f, null).get(fieldKey(name, descriptor)) != FieldDecision.KEEP;
+            }
+            cls = f.superName;
+        }
+        return true;
+    }
+
     private boolean madeVolatileNow(String owner, String name, String descriptor) {
         String cls = owner;
         for (int depth = 0; cls != null && depth < 64; depth++) {
@@ -394,11 +451,17 @@ public final class ClassRewriter implements FieldOracle {
         private final Set<String> unfenced;
         /** Methods that allocate arrays ({@link LocalArrays#allocatingMethods}). */
         private final Set<String> allocating;
+        /** {@link #fencedFields}, fixed for this rewrite. */
+        private final boolean fenced;
+        /** Whether no constructor of the class can leak {@code this}. */
+        private final boolean leakFree;
 
         Rewriting(ClassVisitor next, ClassFacts facts, Map<String, FieldDecision> fields, boolean classRelaxed,
                   List<String> relaxed, List<String> flipped, List<String> unfinal, Set<String> unfenced,
-                  Set<String> allocating) {
+                  Set<String> allocating, boolean fenced, boolean leakFree) {
             super(Opcodes.ASM9, next);
+            this.fenced = fenced;
+            this.leakFree = leakFree;
             this.allocating = allocating;
             this.facts = facts;
             this.fields = fields;
@@ -413,9 +476,9 @@ public final class ClassRewriter implements FieldOracle {
         public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
             FieldDecision d = fields.getOrDefault(fieldKey(name, descriptor), FieldDecision.KEEP);
             if (d == FieldDecision.VOLATILE) {
-                access |= Opcodes.ACC_VOLATILE;
+                if (!fenced) access |= Opcodes.ACC_VOLATILE;
             } else if (d == FieldDecision.UNFINAL_VOLATILE) {
-                access = (access & ~Opcodes.ACC_FINAL) | Opcodes.ACC_VOLATILE;
+                access = (access & ~Opcodes.ACC_FINAL) | (fenced ? 0 : Opcodes.ACC_VOLATILE);
             }
             return super.visitField(access, name, descriptor, signature, value);
         }
@@ -434,19 +497,34 @@ public final class ClassRewriter implements FieldOracle {
                     facts.relaxedMethods.contains(name + descriptor), classRelaxed);
             if (methodRelaxed) {
                 relaxed.add(name + descriptor);
+                if (fenced) return mv; // its field accesses are plain as they stand
                 // invokedynamic needs class files of version 51 or later; older ones keep the volatile access
                 return linkPlainFields && facts.version >= Opcodes.V1_7
                         ? new RelaxedFieldAccessVisitor(mv, ClassRewriter.this, name.equals("<init>")) : mv;
             }
             ArrayAccessVisitor arrays = new ArrayAccessVisitor(new BulkOperationVisitor(new WeakModeVisitor(mv)));
-            FieldOracle plain = plainInJvm;
-            MethodVisitor body = plain == null ? arrays : new FencedFieldVisitor(arrays, plain);
-            if (!allocating.contains(name + descriptor)) return body;
-            // the whole method first: which array accesses stay plain depends on what comes after them
+            FieldOracle early = plainInJvm;
+            FieldOracle oracle = !fenced ? early
+                    : early == null ? ClassRewriter.this::fenced
+                    : (o, n, d) -> early.madeVolatile(o, n, d) || fenced(o, n, d);
+            FencedFieldVisitor fields = oracle == null ? null : new FencedFieldVisitor(arrays, oracle);
+            MethodVisitor body = fields == null ? arrays : fields;
+            boolean constructor = fenced && name.equals("<init>");
+            boolean arraysToAnalyse = allocating.contains(name + descriptor);
+            if (!arraysToAnalyse && !constructor) return body;
+            // the whole method first: which accesses stay plain depends on what comes after them
             return new MethodNode(Opcodes.ASM9, access, name, descriptor, signature, exceptions) {
                 @Override
                 public void visitEnd() {
-                    arrays.unshared(LocalArrays.unsharedAccesses(facts.name, this));
+                    if (arraysToAnalyse) arrays.unshared(LocalArrays.unsharedAccesses(facts.name, this));
+                    if (constructor) {
+                        ConstructorLeaks.Unpublished u = leaks.unpublished(facts.name, this, leakFree);
+                        fields.unpublished(u.accesses());
+                        for (org.objectweb.asm.tree.AbstractInsnNode p : u.publishing()) {
+                            instructions.insertBefore(p, FencingVisitor.releaseInsns());
+                        }
+                        if (!u.publishing().isEmpty()) maxStack++;
+                    }
                     accept(body);
                 }
             };

@@ -3,6 +3,10 @@ package dev.vbd.core.rewrite;
 import dev.vbd.core.Conventions;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
 
 /**
  * A method visitor that places the barriers HotSpot puts around a volatile access: an acquire fence
@@ -44,6 +48,23 @@ abstract class FencingVisitor extends MethodVisitor {
 
     final void full() {
         call(mv, Conventions.FULL);
+    }
+
+    /**
+     * The instructions of a release fence placed into a method's tree before it is visited. On
+     * x86-64 it is the inline acquire fence's load: C1 and C2 let no memory access cross the barrier
+     * that follows it, earlier stores included, and the processor keeps stores in order, so it
+     * orders every store before it ahead of every access after it. A call elsewhere.
+     */
+    static InsnList releaseInsns() {
+        InsnList l = new InsnList();
+        if (Conventions.INLINE_FENCES) {
+            l.add(new FieldInsnNode(Opcodes.GETSTATIC, Conventions.RUNTIME, Conventions.ORDER, Conventions.ORDER_DESC));
+            l.add(new InsnNode(Opcodes.POP));
+        } else {
+            l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Conventions.RUNTIME, Conventions.RELEASE, Conventions.FENCE_DESC, false));
+        }
+        return l;
     }
 
     private static void call(MethodVisitor mv, String fence) {

@@ -2,6 +2,7 @@ package dev.vbd.core.verify;
 
 import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
+import dev.vbd.core.analysis.ConstructorLeaks;
 import dev.vbd.core.analysis.LocalArrays;
 import dev.vbd.core.rewrite.BulkOperations;
 import dev.vbd.core.rewrite.WeakModes;
@@ -36,6 +37,8 @@ final class MethodCheck {
     private final boolean relaxed;
     private final VerifyReport report;
     private Instructions insns;
+    /** {@link #unpublishedAccesses}, found when first needed. */
+    private BitSet unpublished;
     /** Heap-access sites seen (checked or relaxed). */
     int sites;
     /** Sites whose ordering comes from the rewrite (fences, volatile fields), not from final semantics. */
@@ -61,6 +64,7 @@ final class MethodCheck {
                 break;
             }
         }
+        int fieldOrdinal = 0;
         int ordinal = 0;
         for (int i = 0; i < insns.size; i++) {
             int op = insns.opcodes[i];
@@ -81,13 +85,50 @@ final class MethodCheck {
                 }
             } else if (op >= Opcodes.GETSTATIC && op <= Opcodes.PUTFIELD) {
                 String[] m = code.member(code.u2(pos + 1));
-                if (!isOrderField(m)) field(i, op, m); // an inline fence is no access of the program's
+                if (isOrderField(m)) continue; // an inline fence is no access of the program's
+                field(i, op, m, m[0].equals(Conventions.RUNTIME) ? -1 : fieldOrdinal++);
             } else if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEINTERFACE) {
                 call(i);
             } else if (op == Opcodes.INVOKEDYNAMIC) {
                 indy(i, code.u2(pos + 1));
             }
         }
+    }
+
+    /**
+     * In a constructor, its accesses to its own object before the object can have left it
+     * ({@link ConstructorLeaks#unpublished}), as positions among its field instructions: they
+     * need no fences when a release fence stands right before every instruction at which the
+     * object may leave after such a store. None when one lacks it: each is then checked as usual.
+     */
+    private BitSet unpublishedAccesses() {
+        if (unpublished == null) unpublished = method.name().equals("<init>") ? findUnpublished() : NONE;
+        return unpublished;
+    }
+
+    private BitSet findUnpublished() {
+        ConstructorLeaks leaks = scope.leaks;
+        org.objectweb.asm.tree.MethodNode tree = code.tree(method);
+        ConstructorLeaks.Unpublished u = leaks.unpublished(code.className(), tree, leaks.constructorsLeakFree(code.b));
+        for (org.objectweb.asm.tree.AbstractInsnNode p : u.publishing()) {
+            org.objectweb.asm.tree.AbstractInsnNode prev = p.getPrevious();
+            while (prev != null && prev.getOpcode() < 0 && !(prev instanceof org.objectweb.asm.tree.LabelNode)) prev = prev.getPrevious();
+            if (!releasedBefore(prev)) return NONE;
+        }
+        return u.accesses();
+    }
+
+    /** Whether {@code insn}, the instruction before a publishing one with no way in between, is a release fence. */
+    private static boolean releasedBefore(org.objectweb.asm.tree.AbstractInsnNode insn) {
+        if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call) {
+            return call.getOpcode() == Opcodes.INVOKESTATIC && call.owner.equals(Conventions.RUNTIME)
+                    && (call.name.equals(Conventions.RELEASE) || call.name.equals(Conventions.FULL));
+        }
+        if (!Conventions.INLINE_FENCES || insn == null || insn.getOpcode() != Opcodes.POP) return false;
+        org.objectweb.asm.tree.AbstractInsnNode load = insn.getPrevious();
+        while (load != null && load.getOpcode() < 0 && !(load instanceof org.objectweb.asm.tree.LabelNode)) load = load.getPrevious();
+        return load instanceof org.objectweb.asm.tree.FieldInsnNode f && f.getOpcode() == Opcodes.GETSTATIC
+                && isOrderField(new String[]{f.owner, f.name, f.desc});
     }
 
     /**
@@ -167,7 +208,8 @@ final class MethodCheck {
         }
     }
 
-    private void field(int i, int op, String[] m) {
+    /** A field instruction, the {@code ordinal}-th of the method (-1: one of vbd's runtime). */
+    private void field(int i, int op, String[] m, int ordinal) {
         String owner = m[0], name = m[1], desc = m[2];
         ClassIndex.Resolved r = index.resolveField(loader, owner, name, desc);
         if (r == null) {
@@ -196,6 +238,11 @@ final class MethodCheck {
         // field's own modifiers could not be changed (a class defined before the agent started)
         if (read ? acquireAfter(i) : storeFenced(i)) {
             site(i, Finding.Kind.FIELD, true, null);
+            return;
+        }
+        if (!relaxed && ordinal >= 0 && unpublishedAccesses().get(ordinal)) {
+            sites++;
+            report.unpublishedAccesses++;
             return;
         }
         site(i, Finding.Kind.FIELD, false, () -> (read ? "reads " : "writes ")

@@ -2,11 +2,13 @@ package dev.vbd.core.verify;
 
 import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
+import dev.vbd.core.analysis.ConstructorLeaks;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.BulkOperations;
 import org.objectweb.asm.Opcodes;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +76,19 @@ public final class Verifier {
             if (facts[i] != null) index.add(all.get(i).loader(), facts[i]);
             else report.addUninspectable("?", all.get(i).loader(), "unreadable class file: " + unreadable[i], false);
         }
-        Scope scope = new Scope(policy, index);
+        Map<String, ClassEntry> byName = new HashMap<>();
+        for (int i = 0; i < facts.length; i++) {
+            if (facts[i] != null && (!byName.containsKey(facts[i].name) || all.get(i).loader().equals("boot"))) {
+                byName.put(facts[i].name, all.get(i));
+            }
+        }
+        ClassLookup outside = lookup;
+        ConstructorLeaks leaks = new ConstructorLeaks(n -> {
+            ClassEntry known = byName.get(n);
+            if (known != null) return known.bytes().get();
+            return outside == null ? null : outside.find("boot", n);
+        });
+        Scope scope = new Scope(policy, index, leaks);
         VerifyReport[] parts = new VerifyReport[facts.length];
         IntStream.range(0, facts.length).parallel().forEach(i -> {
             if (facts[i] == null) return;
@@ -154,9 +168,13 @@ public final class Verifier {
         private final Map<String, Boolean> packages = new ConcurrentHashMap<>();
         private final Map<ClassFacts, Boolean> classes = new ConcurrentHashMap<>();
 
-        Scope(Policy policy, ClassIndex index) {
+        /** Which constructor accesses happen before their object can have left the constructor. */
+        final ConstructorLeaks leaks;
+
+        Scope(Policy policy, ClassIndex index, ConstructorLeaks leaks) {
             this.policy = policy;
             this.index = index;
+            this.leaks = leaks;
         }
 
         Policy policy() { return policy; }

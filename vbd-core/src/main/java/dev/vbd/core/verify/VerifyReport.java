@@ -32,6 +32,8 @@ public final class VerifyReport {
     int scSites;
     int relaxedSites;
     int localArrayAccesses;
+    /** Constructor accesses to their own object before it can have left them (fenced fields). */
+    int unpublishedAccesses;
     int unresolvedFields;
     final List<Finding> findings = new ArrayList<>();
     final List<Uncovered> uncovered = new ArrayList<>();
@@ -63,6 +65,7 @@ public final class VerifyReport {
     public int scSites() { return scSites; }
     public int relaxedSites() { return relaxedSites; }
     public int localArrayAccesses() { return localArrayAccesses; }
+    public int unpublishedAccesses() { return unpublishedAccesses; }
     public int unresolvedFields() { return unresolvedFields; }
     public List<Finding> findings() { return List.copyOf(findings); }
     public List<Uncovered> uncoveredClasses() { return List.copyOf(uncovered); }
@@ -104,6 +107,7 @@ public final class VerifyReport {
         scSites += o.scSites;
         relaxedSites += o.relaxedSites;
         localArrayAccesses += o.localArrayAccesses;
+        unpublishedAccesses += o.unpublishedAccesses;
         unresolvedFields += o.unresolvedFields;
         findings.addAll(o.findings);
         uncovered.addAll(o.uncovered);
@@ -140,6 +144,7 @@ public final class VerifyReport {
         m.put("scSites", scSites);
         m.put("relaxedSites", relaxedSites);
         m.put("localArrayAccesses", localArrayAccesses);
+        m.put("unpublishedAccesses", unpublishedAccesses);
         m.put("unresolvedFields", unresolvedFields);
         m.put("intrinsicMethods", intrinsics.size());
         m.put("unfenced", unfenced.size());

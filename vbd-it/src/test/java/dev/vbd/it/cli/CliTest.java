@@ -234,6 +234,51 @@ class CliTest {
     }
 
     /**
+     * With {@code --fields fenced} (or {@code $VBD_FIELDS}) the program's fields stay as declared in
+     * the JVM while the program sees what it declared: a field is not volatile to the JVM (a method
+     * handle is how the JVM's flags show), a final field whose constructor leaks {@code this} is
+     * final to reflection, and the verifier finds every access SC. A bad value is named.
+     */
+    @Test
+    void fencedFieldsStayAsDeclaredAndEveryAccessIsSc() throws Exception {
+        Path dir = compile("Fenced", """
+                import java.lang.reflect.Modifier;
+                public class Fenced {
+                    static Fenced last;
+                    int plain;
+                    final int leaked;
+                    Fenced() { plain = 2; last = this; leaked = 1; }
+                    public static void main(String[] args) throws Throwable {
+                        Fenced f = new Fenced();
+                        int declared = Fenced.class.getDeclaredField("plain").getModifiers();
+                        int fin = Fenced.class.getDeclaredField("leaked").getModifiers();
+                        var jvm = java.lang.invoke.MethodHandles.lookup().findGetter(Fenced.class, "plain", int.class);
+                        System.out.println(Modifier.isVolatile(declared) + " " + Modifier.isFinal(fin) + " "
+                                + (int) jvm.invokeExact(f) + " " + f.leaked);
+                    }
+                }
+                """);
+        Result fenced = vbd("run", "--fields", "fenced", "--", "java", "-cp", dir.toString(), "Fenced");
+        assertEquals(0, fenced.status(), fenced.out() + fenced.err());
+        assertEquals("false true 2 1\n", fenced.out());
+        Path report = tmp.resolve("fenced-verify.json");
+        Result verify = vbd("verify", "--fields", "fenced", "--json", report.toString(), "--", "java", "-cp", dir.toString(), "Fenced");
+        assertEquals(0, verify.status(), verify.out() + verify.err());
+        String json = Files.readString(report);
+        assertTrue(json.contains("\"nonSc\": 0") || json.contains("\"nonSc\":0"), json.substring(0, Math.min(400, json.length())));
+        // plain = 2 before the leak
+        assertTrue(verify.out().contains(" 1 constructor accesses to objects not yet shared"), verify.out());
+
+        Result bad = vbd("run", "--fields", "plain", "--", "java", "-version");
+        assertEquals(2, bad.status(), bad.err());
+        assertTrue(bad.err().contains("--fields takes 'volatile' or 'fenced', got 'plain'"), bad.err());
+        List<String> cmd = new ArrayList<>(List.of("env", "VBD_FIELDS=plain", VBD.toString(), "run", "--", "java", "-version"));
+        Result badEnv = exec(cmd);
+        assertEquals(2, badEnv.status(), badEnv.err());
+        assertTrue(badEnv.err().contains("VBD_FIELDS takes 'volatile' or 'fenced', got 'plain'"), badEnv.err());
+    }
+
+    /**
      * The image keeps each rewrite and takes it again when the same bytes are defined in a later
      * run: the first run leaves one pack of rewrites in the store, the second writes nothing, a
      * changed class is rewritten and kept in a pack of its run, and {@code -Dvbd.store=off}

@@ -6,15 +6,17 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** {@code vbd litmus [--quick|--full] [--stock] [--agent] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
+/** {@code vbd litmus [--quick|--full] [--stock] [--agent] [--fields fenced] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
 final class LitmusOptions {
     static final String USAGE = """
-            usage: vbd litmus [--quick|--full] [--stock] [--agent] [--json FILE] [--tests REGEX] [--java JAVA] [--oversubscribe]
-                              [--out DIR | --from DIR]
+            usage: vbd litmus [--quick|--full] [--stock] [--agent] [--fields volatile|fenced] [--json FILE] [--tests REGEX]
+                              [--java JAVA] [--oversubscribe] [--out DIR | --from DIR]
               --quick       one short fork per test and JVM configuration (the default; a few minutes)
               --full        forks until every test has at least 10^7 samples (10^3 for spin-loop tests)
               --stock       also run every test under stock Java, through the same jcstress forks
               --agent       forks rewrite with vbd's agent ('vbd run --agent') rather than the image's own define paths
+              --fields volatile|fenced
+                            how the tests' fields are made SC, as 'vbd run --fields' (default: volatile)
               --json FILE   write the results as JSON
               --tests REGEX only the tests whose name matches (e.g. 'sb\\.|mp\\.')
               --java JAVA   the java launcher of the JDK to test (default: java on the PATH)
@@ -28,6 +30,7 @@ final class LitmusOptions {
     Preset preset = Preset.QUICK;
     boolean stock;
     boolean agent;
+    boolean fencedFields;
     boolean oversubscribe;
     Path json;
     Pattern tests = Pattern.compile(".*");
@@ -44,6 +47,13 @@ final class LitmusOptions {
                 case "--full" -> o.preset = Preset.FULL;
                 case "--stock" -> o.stock = true;
                 case "--agent" -> o.agent = true;
+                case "--fields" -> {
+                    String v = value(args, ++i, a);
+                    if (!v.equals("volatile") && !v.equals("fenced")) {
+                        throw new UsageException("--fields takes 'volatile' or 'fenced', got '" + v + "'");
+                    }
+                    o.fencedFields = v.equals("fenced");
+                }
                 case "--oversubscribe" -> o.oversubscribe = true;
                 case "--json" -> o.json = Path.of(value(args, ++i, a)).toAbsolutePath();
                 case "--out" -> o.out = Path.of(value(args, ++i, a)).toAbsolutePath();

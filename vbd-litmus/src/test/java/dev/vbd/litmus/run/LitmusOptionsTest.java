@@ -27,6 +27,9 @@ class LitmusOptionsTest {
         assertFalse(o.tests.matcher("dev.vbd.litmus.mp.IntField").find());
         assertEquals("/j/bin/java", o.java);
         assertTrue(o.oversubscribe);
+        assertFalse(o.fencedFields);
+        assertTrue(LitmusOptions.parse(List.of("--fields", "fenced")).fencedFields);
+        assertFalse(LitmusOptions.parse(List.of("--fields", "volatile")).fencedFields);
     }
 
     @Test
@@ -39,5 +42,7 @@ class LitmusOptionsTest {
         assertTrue(e.getMessage().contains("holds no results of an earlier run"), e.getMessage());
         e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--tests", "sb(")));
         assertTrue(e.getMessage().startsWith("--tests 'sb(' is not a regular expression"), e.getMessage());
+        e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--fields", "plain")));
+        assertEquals("--fields takes 'volatile' or 'fenced', got 'plain'", e.getMessage());
     }
 }

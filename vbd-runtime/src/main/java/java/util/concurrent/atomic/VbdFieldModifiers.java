@@ -43,23 +43,39 @@ public final class VbdFieldModifiers extends ClassValue<String[][]> {
 
     /** The declared modifiers of field {@code name} of {@code declaring}, given the JVM's. */
     public static int field(int modifiers, Class<?> declaring, String name) {
-        // vbd only ever adds volatile: a field the JVM sees as non-volatile is as declared
-        if ((modifiers & Modifier.VOLATILE) == 0) return modifiers;
-        VbdFieldModifiers cache = installed;
-        if (cache == null || declaring == null || name == null) return modifiers;
-        String[][] changed;
-        try {
-            changed = cache.get(declaring);
-        } catch (RuntimeException e) {
-            // the hook could not answer now (it declines to answer a nested question while it reads a class):
-            // the JVM's flags, and nothing cached
-            return modifiers;
-        }
-        if (contains(changed[0], name)) {
+        // vbd only ever adds volatile or takes final away: a final field is as declared
+        if ((modifiers & Modifier.FINAL) != 0) return modifiers;
+        String[][] changed = changed(declaring, name);
+        if (changed != null && contains(changed[0], name)) {
+            // with fenced fields the JVM sees the field as declared, except for final
             modifiers &= ~Modifier.VOLATILE;
             if (contains(changed[1], name)) modifiers |= Modifier.FINAL;
         }
         return modifiers;
+    }
+
+    /**
+     * {@code MemberName}'s flags with volatile added to a field vbd makes sequentially consistent
+     * while the JVM sees it plain (fenced fields): {@code DirectMethodHandle} then gives its
+     * getters and setters, and the reflection built on them, the field's volatile access.
+     */
+    public static int access(int flags, Class<?> declaring, String name) {
+        if ((flags & MN_IS_FIELD) == 0 || (flags & (Modifier.VOLATILE | Modifier.FINAL)) != 0) return flags;
+        String[][] changed = changed(declaring, name);
+        return changed != null && contains(changed[0], name) ? flags | Modifier.VOLATILE : flags;
+    }
+
+    /** {@code {flipped, unfinal}} of the class, or null when the hook cannot answer now. */
+    private static String[][] changed(Class<?> declaring, String name) {
+        VbdFieldModifiers cache = installed;
+        if (cache == null || declaring == null || name == null) return null;
+        try {
+            return cache.get(declaring);
+        } catch (RuntimeException e) {
+            // the hook could not answer now (it declines to answer a nested question while it reads a class):
+            // the JVM's flags, and nothing cached
+            return null;
+        }
     }
 
     /** {@code MemberName}'s flags with a field's declared modifiers; a method's or constructor's unchanged. */

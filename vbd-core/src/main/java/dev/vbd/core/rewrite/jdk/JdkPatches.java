@@ -19,6 +19,8 @@ import org.objectweb.asm.Opcodes;
  *     verifier;</li>
  * <li>{@link FieldModifiersPatch} and {@link MemberNameFinalityPatch}: reflection, updaters,
  *     serialization and method-handle access checks see the declared modifiers;</li>
+ * <li>{@link MemberNameVolatilityPatch}: method handles, and the reflection built on them, access a
+ *     fenced field (plain in the JVM) as volatile;</li>
  * <li>{@link ClassLoaderAppendPatch}: a custom system class loader can take vbd's agent;</li>
  * <li>{@link StartUpPatch}: a runtime image starts its own rewriting at the end of the JVM's start-up;</li>
  * <li>{@link VarHandleModePatch}: a VarHandle's weak mode turned into a method handle is recorded
@@ -46,6 +48,7 @@ public final class JdkPatches {
     public static MethodVisitor patch(String owner, String name, String descriptor, MethodVisitor next) {
         if (FieldModifiersPatch.applies(owner, name, descriptor)) return new FieldModifiersPatch(next);
         if (MemberNameFinalityPatch.applies(owner, name, descriptor)) return new MemberNameFinalityPatch(next);
+        if (MemberNameVolatilityPatch.applies(owner, name, descriptor)) return new MemberNameVolatilityPatch(next);
         return next;
     }
 

@@ -9,9 +9,9 @@ import org.objectweb.asm.MethodVisitor;
  * {@code unreflectSetter} without {@code setAccessible}, the write checks of
  * {@code findVarHandle}), {@code getFieldVarHandleCommon} skips the write check for a final field,
  * and {@code VarHandles.makeFieldHandle} makes a final field's handle read-only;
- * {@code MethodHandleInfo.getModifiers()} reports them too. {@code isVolatile()} is left as the
- * JVM says, because {@code DirectMethodHandle} and {@code VarHandles} choose the access mode
- * from it: a field vbd made volatile is accessed as volatile through every handle. A field vbd
+ * {@code MethodHandleInfo.getModifiers()} reports them too. {@code isVolatile()} is not declared
+ * modifiers, because {@code DirectMethodHandle} chooses the access mode from it: a field vbd made
+ * volatile is accessed as volatile through every handle ({@link MemberNameVolatilityPatch}). A field vbd
  * made non-final that stock Java lets a trusted lookup write ({@code setAccessible(true)}) is
  * still volatile there.
  */
