@@ -141,23 +141,16 @@ public final class OwnershipTransition {
         }
     }
 
-    int loadZ(Owned o) {
-        if (fast(o)) {
-            return o.z;
+    /** The protocol's load of {@code o.x}, or of {@code o.z}. */
+    int load(Owned o, boolean x) {
+        boolean fast = fast(o);
+        if (!fast) {
+            touch(o);
         }
-        touch(o);
-        int v = o.z;
-        VarHandle.acquireFence();
-        return v;
-    }
-
-    int loadX(Owned o) {
-        if (fast(o)) {
-            return o.x;
+        int v = x ? o.x : o.z;
+        if (!fast) {
+            VarHandle.acquireFence();
         }
-        touch(o);
-        int v = o.x;
-        VarHandle.acquireFence();
         return v;
     }
 
@@ -223,9 +216,9 @@ public final class OwnershipTransition {
                 continue;
             }
             last = r;
-            loadZ(r.o);
+            load(r.o, false);
             s.y = 1;
-            r.r2 = loadX(r.o);
+            r.r2 = load(r.o, true);
             r.bDone = true;
         }
     }
