@@ -1,5 +1,7 @@
 package dev.vbd.agent;
 
+import dev.vbd.core.rewrite.FieldMode;
+
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +14,7 @@ import java.util.Map;
  * values so that any path survives. The launcher writes them; users normally never do.
  */
 public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyReport, Path jdkDir, boolean strict,
-                           boolean fencedFields) {
+                           FieldMode fields) {
     public static AgentOptions parse(String args) {
         Map<String, String> m = new LinkedHashMap<>();
         if (args != null && !args.isEmpty()) {
@@ -25,8 +27,15 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
         }
         for (String k : m.keySet()) {
             if (!k.equals("relaxed") && !k.equals("skipUnrewritable") && !k.equals("verify") && !k.equals("jdk")
-                    && !k.equals("strict") && !k.equals("fencedFields")) {
+                    && !k.equals("strict") && !k.equals("fields")) {
                 throw new IllegalArgumentException("unknown agent option '" + k + "'");
+            }
+        }
+        FieldMode fields = FieldMode.VOLATILE;
+        if (m.containsKey("fields")) {
+            fields = FieldMode.of(m.get("fields"));
+            if (fields == null) {
+                throw new IllegalArgumentException("agent option fields takes " + FieldMode.choices() + ", got '" + m.get("fields") + "'");
             }
         }
         return new AgentOptions(
@@ -35,7 +44,7 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
                 m.containsKey("verify") ? Path.of(m.get("verify")) : null,
                 m.containsKey("jdk") ? Path.of(m.get("jdk")) : null,
                 m.containsKey("strict"),
-                m.containsKey("fencedFields"));
+                fields);
     }
 
     public String format() {
@@ -45,7 +54,7 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
         if (verifyReport != null) append(sb, "verify", verifyReport.toString());
         if (jdkDir != null) append(sb, "jdk", jdkDir.toString());
         if (strict) append(sb, "strict", "");
-        if (fencedFields) append(sb, "fencedFields", "");
+        if (fields != null && fields != FieldMode.VOLATILE) append(sb, "fields", fields.word());
         return sb.toString();
     }
 

@@ -65,7 +65,7 @@ public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
         RewriteStats stats = new RewriteStats();
         DeclaredModifiers declared = new DeclaredModifiers();
         declared.install();
-        LoadTimeRewriter rewriter = new LoadTimeRewriter(policy, options.skipUnrewritable(), options.fencedFields(), stats, declared, true);
+        LoadTimeRewriter rewriter = new LoadTimeRewriter(policy, options.skipUnrewritable(), options.fields(), stats, declared, true);
         rewriter.store(store(options.relaxed()));
         new HiddenClasses(rewriter, stats, false).install();
         VbdRuntime.classDefinitions(new ImageRewriting(rewriter));

@@ -3,6 +3,7 @@ package dev.vbd.agent;
 import dev.vbd.core.Conventions;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.ClassRewriter;
+import dev.vbd.core.rewrite.FieldMode;
 import dev.vbd.core.rewrite.FieldOracle;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
@@ -28,8 +29,8 @@ final class LoadTimeRewriter {
 
     private final Policy policy;
     private final boolean skipUnrewritable;
-    /** Whether the program's classes keep plain fields, with fenced accesses ({@link ClassRewriter#fencedFields}). */
-    private final boolean fencedFields;
+    /** How the program's classes make their fields SC ({@link ClassRewriter#fields}). */
+    private final FieldMode fields;
     private final RewriteStats stats;
     private final DeclaredModifiers declared;
     /** Whether loaders are read on the defining thread: the image's define path, unlike an agent, may be re-entered. */
@@ -40,11 +41,11 @@ final class LoadTimeRewriter {
     private FieldOracle plainInJvm;
     private RewriteStore store;
 
-    LoadTimeRewriter(Policy policy, boolean skipUnrewritable, boolean fencedFields, RewriteStats stats,
+    LoadTimeRewriter(Policy policy, boolean skipUnrewritable, FieldMode fields, RewriteStats stats,
                      DeclaredModifiers declared, boolean readOnThisThread) {
         this.policy = policy;
         this.skipUnrewritable = skipUnrewritable;
-        this.fencedFields = fencedFields;
+        this.fields = fields == null ? FieldMode.VOLATILE : fields;
         this.stats = stats;
         this.declared = declared;
         this.readOnThisThread = readOnThisThread;
@@ -130,7 +131,7 @@ final class LoadTimeRewriter {
 
     private ClassRewriter newRewriter(ClassLoader loader, boolean jdkLoader) {
         return new ClassRewriter(policy, new LoaderBytesSource(loader, readOnThisThread), jdkLoader)
-                .fenceFields(plainInJvm).fencedFields(fencedFields && !jdkLoader && loader != null)
+                .fenceFields(plainInJvm).fields(jdkLoader || loader == null ? FieldMode.VOLATILE : fields)
                 .store(store);
     }
 

@@ -49,7 +49,7 @@ public final class VbdAgent {
         RewriteStats s = new RewriteStats();
         DeclaredModifiers declared = new DeclaredModifiers();
         declared.install();
-        LoadTimeRewriter transformer = new LoadTimeRewriter(policy, options.skipUnrewritable(), options.fencedFields(), s, declared, false);
+        LoadTimeRewriter transformer = new LoadTimeRewriter(policy, options.skipUnrewritable(), options.fields(), s, declared, false);
         if (!early.isEmpty()) transformer.fenceFields(early);
         transformer.warmUp();
         inst.addTransformer(new VbdTransformer(transformer), false);

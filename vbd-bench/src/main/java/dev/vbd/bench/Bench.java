@@ -117,10 +117,10 @@ public final class Bench {
             Path jmhRelaxed = repo.resolve("vbd-bench/relaxed/jmh-harness.relaxed");
             // the vbd side is the first vbd configuration asked for, with the harness's relaxed config
             Config jmhVbd = options.configs.stream().filter(c -> c.vbd).findFirst().orElse(Config.VBD);
-            List<String> vbdLaunch = VbdOptions.launchPrefix(repo, options.java, jmhRelaxed, jmhVbd.fencedFields);
+            List<String> vbdLaunch = VbdOptions.launchPrefix(repo, options.java, jmhRelaxed, jmhVbd.fields);
             r.jmhSettings = s.toJson();
             r.jmhSettings.put("relaxed_file", repo.relativize(jmhRelaxed).toString());
-            r.jmhSettings.put("fields", jmhVbd.fencedFields ? "fenced" : "volatile");
+            r.jmhSettings.put("fields", jmhVbd.fields);
             r.jmh = Micro.run(s, options.java, r.sharedFlags, vbdLaunch, progress);
         }
 
@@ -136,7 +136,7 @@ public final class Bench {
 
     /** Configurations that differ only in JVM flags share the command that starts them. */
     private static String launchKey(Config c) {
-        return c.relaxation + (c.fencedFields ? "/fenced" : "");
+        return c.relaxation + (c.fields.equals("volatile") ? "" : "/" + c.fields);
     }
 
     private void runWorkloads(RunRecord r) throws Exception {
@@ -188,7 +188,7 @@ public final class Bench {
             };
             new Progress(err, List.of()).note("asking bin/vbd how it runs " + c.id
                     + (c.relaxation == Config.Relaxation.ALL ? " (the first time, it prepares a JDK with everything relaxed)" : ""));
-            vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.fencedFields));
+            vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.fields));
         }
         for (Config c : used) {
             // a vbd configuration runs as bin/vbd run does: the prepared image's java, then its options

@@ -19,10 +19,12 @@ public enum Config {
             "under vbd with the relaxed config (--relaxed, or the bundled list of hot methods)"),
     VBD_NOTIERED("vbd-notiered", true, Relaxation.NONE, List.of("-XX:-TieredCompilation"), "stock-notiered",
             "under vbd, C2 only; compared with stock-notiered"),
-    VBD_FENCED("vbd-fenced", true, Relaxation.NONE, true, List.of(), "stock",
+    VBD_FENCED("vbd-fenced", true, Relaxation.NONE, "fenced", List.of(), "stock",
             "under vbd with fenced fields (--fields fenced), nothing relaxed"),
-    VBD_FENCED_RELAXED("vbd-fenced+relaxed", true, Relaxation.LISTED, true, List.of(), "stock",
+    VBD_FENCED_RELAXED("vbd-fenced+relaxed", true, Relaxation.LISTED, "fenced", List.of(), "stock",
             "under vbd with fenced fields and the relaxed config"),
+    VBD_SPECULATIVE("vbd-speculative", true, Relaxation.NONE, "speculative", List.of(), "stock",
+            "under vbd with speculative fields (--fields speculative), nothing relaxed"),
     /**
      * The negative control: vbd's launcher, agent and patched JDK with every class of the program
      * and of the JDK relaxed. What remains is vbd's machinery without its fences, which must not
@@ -37,8 +39,8 @@ public enum Config {
     public final String id;
     public final boolean vbd;
     public final Relaxation relaxation;
-    /** Whether the program's fields are fenced rather than declared volatile ({@code bin/vbd run --fields fenced}). */
-    public final boolean fencedFields;
+    /** How the program's fields are made SC: {@code bin/vbd run --fields volatile|fenced|speculative}. */
+    public final String fields;
     /** JVM options of this configuration beyond the shared ones. */
     public final List<String> flags;
     /** The configuration this one's ratio is taken against; null for the baseline itself. */
@@ -46,13 +48,13 @@ public enum Config {
     public final String description;
 
     Config(String id, boolean vbd, Relaxation relaxation, List<String> flags, String baseline, String description) {
-        this(id, vbd, relaxation, false, flags, baseline, description);
+        this(id, vbd, relaxation, "volatile", flags, baseline, description);
     }
 
-    Config(String id, boolean vbd, Relaxation relaxation, boolean fencedFields, List<String> flags, String baseline,
+    Config(String id, boolean vbd, Relaxation relaxation, String fields, List<String> flags, String baseline,
            String description) {
         this.id = id;
-        this.fencedFields = fencedFields;
+        this.fields = fields;
         this.vbd = vbd;
         this.relaxation = relaxation;
         this.flags = flags;

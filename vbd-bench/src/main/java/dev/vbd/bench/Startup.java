@@ -36,7 +36,8 @@ import java.util.stream.Stream;
  * under vbd finds it; {@code vbd-agent} is {@code bin/vbd run --agent}'s, the image with vbd's agent doing the rewriting;
  * {@code vbd-patched} is the JDK's {@code java} with the options of
  * {@code bin/vbd jvm-args} (its modules patched at start, as launchers that keep their own
- * {@code java} run it); {@code vbd-fenced} is {@code bin/vbd run --fields fenced}'s.
+ * {@code java} run it); {@code vbd-fenced} is {@code bin/vbd run --fields fenced}'s, {@code vbd-speculative}
+ * {@code --fields speculative}'s.
  */
 final class Startup {
     static final String USAGE = """
@@ -47,7 +48,7 @@ final class Startup {
                                junit (300 small JUnit 5 tests through the JUnit Platform launcher),
                                first-NAME (the first iteration of bench workload NAME, at the quick size),
                                workloads (every first-NAME)
-              --configs a,b    among stock, vbd, vbd-first, vbd-agent, vbd-patched, vbd-fenced (default: all;
+              --configs a,b    among stock, vbd, vbd-first, vbd-agent, vbd-patched, vbd-fenced, vbd-speculative (default: all;
                                stock is always run)
               --java J         the java launcher of the JDK to measure (default: java)
               --out DIR        where startup.md and startup.json go (default: bench-results/<UTC time>-startup/)
@@ -63,7 +64,7 @@ final class Startup {
         for (String w : WorkloadCatalog.names()) known.add(FIRST + w);
         return known;
     }
-    static final List<String> CONFIGS = List.of("stock", "vbd", "vbd-first", "vbd-agent", "vbd-patched", "vbd-fenced");
+    static final List<String> CONFIGS = List.of("stock", "vbd", "vbd-first", "vbd-agent", "vbd-patched", "vbd-fenced", "vbd-speculative");
     private static final int JUNIT_CLASSES = 10;
     private static final int JUNIT_TESTS_PER_CLASS = 30;
 
@@ -324,6 +325,7 @@ final class Startup {
             }
             case "vbd-agent" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--agent"), java, args));
             case "vbd-fenced" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--fields", "fenced"), java, args));
+            case "vbd-speculative" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--fields", "speculative"), java, args));
             default -> {
                 cmd.add(java);
                 cmd.addAll(VbdOptions.jvmArgs(repo, java, null));

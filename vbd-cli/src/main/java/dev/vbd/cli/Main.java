@@ -41,10 +41,12 @@ public final class Main {
 
             options:
               --relaxed FILE        relaxed scopes for code you cannot annotate (docs/relaxed-config.md)
-              --fields volatile|fenced
+              --fields volatile|fenced|speculative
                                     how the program's fields are made SC: declared volatile (the default),
                                     or left plain with each access fenced, so relaxed code and constructors
-                                    run as on stock Java (docs/guarantee.md); $VBD_FIELDS sets the default
+                                    run as on stock Java (docs/guarantee.md), or fenced only once a second
+                                    thread touches an object's class (docs/speculation.md); $VBD_FIELDS
+                                    sets the default
               --cache DIR           where prepared JDKs live (default: $VBD_CACHE, $XDG_CACHE_HOME/vbd, ~/.cache/vbd)
               --skip-unrewritable   run on when a class (or a method, which would outgrow the JVM's code
                                     limit once fenced) cannot be rewritten; it is reported as uncovered
@@ -200,7 +202,7 @@ public final class Main {
             cmd.add(JdkCache.agentOption(prepared, agentOptions(o, prepared, verifyReport)));
         } else {
             cmd.add(launcher.toString());
-            String options = new AgentOptions(o.relaxed, o.skipUnrewritable, null, null, false, o.fencedFields).format();
+            String options = new AgentOptions(o.relaxed, o.skipUnrewritable, null, null, false, o.fields).format();
             if (!options.isEmpty()) cmd.add("-D" + ImageRewriting.OPTIONS_PROPERTY + "=" + options);
         }
         cmd.addAll(args);
@@ -224,7 +226,7 @@ public final class Main {
     }
 
     private static String agentOptions(Options o, Path prepared, Path verifyReport) {
-        return new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict, o.fencedFields).format();
+        return new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict, o.fields).format();
     }
 
     /** {@code vbd VERSION (build HASH, rewrite N)}: the build is the jar's content, which keys the prepared JDKs. */

@@ -1,5 +1,7 @@
 package dev.vbd.cli;
 
+import dev.vbd.core.rewrite.FieldMode;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,8 +12,8 @@ final class Options {
     Path relaxed;
     Path cache = JdkCache.defaultRoot();
     boolean skipUnrewritable;
-    /** {@code --fields fenced}: the program's fields stay plain and their accesses are fenced. */
-    boolean fencedFields;
+    /** {@code --fields}: how the program's fields are made SC. */
+    FieldMode fields = FieldMode.VOLATILE;
     boolean strict;
     boolean agent;
     boolean quiet;
@@ -25,7 +27,7 @@ final class Options {
     static Options parse(String verb, List<String> args, List<String> allowed) throws UsageException {
         Options o = new Options();
         String fields = System.getenv("VBD_FIELDS");
-        if (fields != null && !fields.isEmpty() && allowed.contains("--fields")) o.fencedFields = fencedFields("VBD_FIELDS", fields);
+        if (fields != null && !fields.isEmpty() && allowed.contains("--fields")) o.fields = fieldMode("VBD_FIELDS", fields);
         int i = 0;
         for (; i < args.size(); i++) {
             String a = args.get(i);
@@ -62,7 +64,7 @@ final class Options {
                     if (!Files.isRegularFile(p)) throw new UsageException("jar '" + value + "' does not exist");
                     o.jar = p;
                 }
-                case "--fields" -> o.fencedFields = fencedFields("--fields", value);
+                case "--fields" -> o.fields = fieldMode("--fields", value);
                 case "--jdk" -> o.jdk = true;
                 case "--all" -> o.all = true;
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;
@@ -76,11 +78,12 @@ final class Options {
         return o;
     }
 
-    private static boolean fencedFields(String where, String value) throws UsageException {
-        if (!value.equals("volatile") && !value.equals("fenced")) {
-            throw new UsageException(where + " takes 'volatile' or 'fenced', got '" + value + "'");
+    private static FieldMode fieldMode(String where, String value) throws UsageException {
+        FieldMode m = FieldMode.of(value);
+        if (m == null) {
+            throw new UsageException(where + " takes " + FieldMode.choices() + ", got '" + value + "'");
         }
-        return value.equals("fenced");
+        return m;
     }
 
     /**

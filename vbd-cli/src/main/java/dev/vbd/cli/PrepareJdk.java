@@ -63,6 +63,9 @@ public final class PrepareJdk {
     static final List<String> RUNTIME_CLASSES = List.of(
             "java/util/concurrent/atomic/VbdRuntime.class", "java/util/concurrent/atomic/VbdRuntime$ClassDefinitions.class",
             "java/util/concurrent/atomic/VbdFieldModifiers.class",
+            "java/util/concurrent/atomic/VbdSpeculation.class", "java/util/concurrent/atomic/VbdSpeculation$Hierarchy.class",
+            "java/util/concurrent/atomic/VbdSpeculation$Hierarchy$1.class",
+            "java/util/concurrent/atomic/VbdSpeculation$Hierarchy$2.class",
             "jdk/internal/misc/VbdFences.class",
             "java/lang/VbdDefineClass.class", "java/lang/invoke/VbdMethodHandles.class",
             "jdk/internal/loader/VbdClassPath.class");

@@ -198,7 +198,9 @@ final class VerifyCommand {
         for (Map<String, Object> u : list(json, "uninspectedClasses")) {
             out.println(p + "  rewritten but not checked: " + u.get("class") + " [" + u.get("loader") + "]: " + u.get("reason"));
         }
-        out.println(p + "heap-access sites: " + number(json, "scSites") + " SC, " + number(json, "relaxedSites")
+        long speculative = number(json, "speculativeAccesses");
+        out.println(p + "heap-access sites: " + number(json, "scSites") + " SC"
+                + (speculative > 0 ? " (" + speculative + " of them speculative)" : "") + ", " + number(json, "relaxedSites")
                 + " relaxed, " + number(json, "localArrayAccesses") + " accesses to arrays not yet shared, "
                 + number(json, "unpublishedAccesses") + " constructor accesses to objects not yet shared; "
                 + number(json, "unresolvedFields") + " field references to classes not loaded");

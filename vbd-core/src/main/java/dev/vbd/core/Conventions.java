@@ -33,6 +33,21 @@ public final class Conventions {
     public static final String PLAIN_FIELD_BSM_DESC =
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;I)Ljava/lang/invoke/CallSite;";
 
+    /** Speculative fields: the runtime class, the owner field the rewriter adds, and the check. */
+    public static final String SPECULATION = "java/util/concurrent/atomic/VbdSpeculation";
+    public static final String OWNER_FIELD = "vbd$owner";
+    public static final String OWNER_FIELD_DESC = "Ljava/lang/Thread;";
+    public static final String OWNED_NAME = "owned";
+    public static final String OWNED_DESC = "(Ljava/lang/Object;)Z";
+    public static final String OWNED_BSM = "owned";
+    public static final String OWNED_BSM_DESC =
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;)Ljava/lang/invoke/CallSite;";
+    public static final String AFTER_LOAD = "afterLoad";
+    public static final String AFTER_STORE = "afterStore";
+    public static final String AFTER_DESC = "(Z)V";
+    public static final String BEFORE_CLONE = "beforeClone";
+    public static final String BEFORE_CLONE_DESC = "(Ljava/lang/Object;)V";
+
     /**
      * Class-level marker (an invisible annotation: reflection never sees it) on every class
      * vbd rewrote. It makes the rewrite idempotent and tells the verifier what was done.

@@ -17,6 +17,15 @@ final class VbdMethodHandles {
 
     private VbdMethodHandles() {}
 
+    /**
+     * The offset of a field for a method handle or a VarHandle: those access the field without
+     * the check of speculative fields, so its hierarchy becomes fenced first.
+     */
+    static long objectFieldOffset(MemberName m) {
+        java.util.concurrent.atomic.VbdSpeculation.reflected(m.getDeclaringClass(), m.getName());
+        return MethodHandleNatives.objectFieldOffset(m);
+    }
+
     static MemberName redirect(MemberName m, Class<?> refc, Class<?> caller) {
         if (m.isField()) {
             VbdRuntime.noteEarlyField(m.getDeclaringClass(), m.getName(), m.getFieldType(), m.isVolatile(), "a method handle");
@@ -26,6 +35,11 @@ final class VbdMethodHandles {
         Class<?> c = m.getDeclaringClass();
         if (c == Object.class && refc != null && refc.isArray() && m.getName().equals("clone")) {
             VbdRuntime.noteUnfenced(c, "clone", new Class<?>[0], true, "a method handle");
+            return m;
+        }
+        if (c == Object.class && m.getName().equals("clone")) {
+            // the copy reads every field without the check of speculative fields
+            java.util.concurrent.atomic.VbdSpeculation.cloneable(refc, caller);
             return m;
         }
         if (c == System.class) {

@@ -48,6 +48,8 @@ public final class ClassFacts {
         public final List<String> relaxed = new ArrayList<>();
         /** Methods left unfenced because fencing them would outgrow the JVM's code limit. */
         public final List<String> unfenced = new ArrayList<>();
+        /** Whether the class was rewritten with the checks of speculative fields. */
+        public boolean speculative;
         private Set<String> flippedSet;
 
         /** Whether the rewrite flipped a field of this name; a set, since a class may have thousands. */
@@ -116,6 +118,11 @@ public final class ClassFacts {
             } else if (Conventions.MARKER_DESC.equals(descriptor)) {
                 facts.marker = new Marker();
                 return new AnnotationVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visit(String name, Object value) {
+                        if (name.equals("speculative")) facts.marker.speculative = Boolean.TRUE.equals(value);
+                    }
+
                     @Override
                     public AnnotationVisitor visitArray(String name) {
                         List<String> target = switch (name) {

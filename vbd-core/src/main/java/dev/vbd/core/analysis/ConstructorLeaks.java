@@ -138,7 +138,7 @@ public final class ConstructorLeaks {
         for (int i = 0; i < n; i++) {
             AbstractInsnNode insn = insns.get(i);
             // the runtime's own field is an inline fence, not an access: rewritten code counts as the original
-            if (!(insn instanceof FieldInsnNode) || ((FieldInsnNode) insn).owner.equals(Conventions.RUNTIME)) continue;
+            if (!(insn instanceof FieldInsnNode) || isRuntimeField((FieldInsnNode) insn)) continue;
             int k = ordinal++;
             int op = insn.getOpcode();
             Frame<BasicValue> f = frames[i];
@@ -198,6 +198,14 @@ public final class ConstructorLeaks {
         return new CtorResult(!leakAt.isEmpty(), after);
     }
 
+    /**
+     * vbd's own fields, which rewritten code counts as the original did: the runtime's (an inline
+     * fence) and the owner field of speculative fields, set on entry to a constructor.
+     */
+    public static boolean isRuntimeField(FieldInsnNode f) {
+        return f.owner.equals(Conventions.RUNTIME) || f.name.equals(Conventions.OWNER_FIELD);
+    }
+
     /** Does this instruction let {@code this} escape? */
     private boolean leaks(String owner, AbstractInsnNode insn, Frame<BasicValue> f) {
         int op = insn.getOpcode();
@@ -229,6 +237,8 @@ public final class ConstructorLeaks {
                 return true; // a method called on a partly built object can publish it
             }
             case Opcodes.INVOKEDYNAMIC: {
+                // the check of speculative fields only reads the object's owner
+                if (((org.objectweb.asm.tree.InvokeDynamicInsnNode) insn).bsm.getOwner().equals(Conventions.SPECULATION)) return false;
                 int argSlots = Type.getArgumentTypes(((org.objectweb.asm.tree.InvokeDynamicInsnNode) insn).desc).length;
                 for (int a = 0; a < argSlots; a++) if (isThis(f, a)) return true;
                 return false;

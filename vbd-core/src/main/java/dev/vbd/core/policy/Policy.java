@@ -13,6 +13,7 @@ public final class Policy {
     private static final List<String> EXCLUDED_PREFIXES = List.of(
             "dev/vbd/core/", "dev/vbd/agent/", "dev/vbd/cli/", "dev/vbd/shaded/", "dev/vbd/internal/",
             "java/util/concurrent/atomic/VbdRuntime", "java/util/concurrent/atomic/VbdFieldModifiers",
+            "java/util/concurrent/atomic/VbdSpeculation",
             "jdk/internal/misc/Vbd", "jdk/internal/loader/VbdClassPath",
             "java/lang/VbdDefineClass", "java/lang/invoke/VbdMethodHandles",
             "org/openjdk/jmh/infra/Blackhole");

@@ -57,8 +57,8 @@ public final class ClassRewriter implements FieldOracle {
     private volatile FieldOracle plainInJvm;
     /** Where rewrites are kept between runs, if anywhere (see {@link #store}). */
     private volatile RewriteStore store;
-    /** Whether fields stay plain in the JVM and their accesses are fenced instead (see {@link #fencedFields}). */
-    private volatile boolean fencedFields;
+    /** How fields are made sequentially consistent (see {@link #fields}). */
+    private volatile FieldMode fieldMode = FieldMode.VOLATILE;
 
     /** A rewriter for application classes loaded at run time, after the JVM has booted. */
     public ClassRewriter(Policy policy, ClassBytesSource source) {
@@ -102,17 +102,22 @@ public final class ClassRewriter implements FieldOracle {
     }
 
     /**
-     * Leaves the fields this rewriter makes sequentially consistent plain in the JVM (a {@code final}
+     * {@link FieldMode#FENCED}: leaves the fields this rewriter makes sequentially consistent plain in the JVM (a {@code final}
      * field a constructor may leak still loses {@code final}), and fences each access to them
      * outside relaxed code instead, as array elements are. Relaxed code then accesses them with the
      * plain instruction, as on stock Java, in every tier; a constructor's accesses to its own
      * object before the object can have left it stay plain too. Reflection, method handles and
      * {@code VarHandle}s reach such a field through the JDK's {@code Unsafe} and {@code VarHandle}
      * call sites, which vbd rewrites to their volatile modes. Not for the JDK's own modules.
+     *
+     * <p>{@link FieldMode#SPECULATIVE}: as fenced, and the topmost program class of each hierarchy
+     * gets an owner field set on entry to its constructors; accesses to instance fields skip their
+     * fences while the current thread owns the object ({@link SpeculativeFieldVisitor}). Its
+     * soundness argument holds for x86-64's total store order: elsewhere the accesses stay fenced.
      */
-    public ClassRewriter fencedFields(boolean fenced) {
-        if (fenced && jdk) throw new IllegalStateException("the JDK's modules keep volatile fields");
-        this.fencedFields = fenced;
+    public ClassRewriter fields(FieldMode mode) {
+        if (mode != FieldMode.VOLATILE && jdk) throw new IllegalStateException("the JDK's modules keep volatile fields");
+        this.fieldMode = mode;
         return this;
     }
 
@@ -142,7 +147,7 @@ public final class ClassRewriter implements FieldOracle {
         RewriteStore kept = store;
         if (kept == null || plainInJvm != null) return rewriteNow(bytes, leaveOversizedMethods);
         String kind = (privileged ? "boot" : "app") + (linkPlainFields ? "" : "-unlinked") + (leaveOversizedMethods ? "-lenient" : "")
-                + (fencedFields ? "-fenced" : "");
+                + (fieldMode == FieldMode.VOLATILE ? "" : "-" + fieldMode.word());
         RewriteStore.Kept k;
         try {
             k = kept.find(kind, bytes);
@@ -254,14 +259,17 @@ public final class ClassRewriter implements FieldOracle {
             List<String> flipped = new ArrayList<>(flippedNames);
             List<String> unfinal = new ArrayList<>(unfinalNames);
             Set<String> allocating = LocalArrays.allocatingMethods(reader);
-            boolean fenced = fencedFields;
+            FieldMode mode = fieldMode;
+            boolean fenced = mode.plainInJvm();
+            boolean speculative = mode == FieldMode.SPECULATIVE;
+            boolean ownerRoot = speculative && ownerRoot(facts);
             // a this(...) call in a constructor leaks when another constructor of the class may
             boolean leakFree = fenced && leaks.constructorsLeakFree(bytes);
             while (true) {
                 List<String> relaxed = new ArrayList<>();
                 ClassWriter writer = new ClassWriter(reader, 0);
                 ClassVisitor rewriting = new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal,
-                        unfenced.keySet(), allocating, fenced, leakFree);
+                        unfenced.keySet(), allocating, fenced, leakFree, speculative, ownerRoot);
                 reader.accept(jdk ? JdkPatches.wrap(name, rewriting) : rewriting, 0);
                 try {
                     return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
@@ -395,7 +403,7 @@ public final class ClassRewriter implements FieldOracle {
 
     /**
      * Does an access to this field need the fences of a volatile access: did vbd make it
-     * sequentially consistent while leaving it plain in the JVM ({@link #fencedFields})? Resolves
+     * sequentially consistent while leaving it plain in the JVM ({@link #fields})? Resolves
      * the field as the JVM does. A field of a class this rewriter cannot read counts as fenced:
      * it may be, and fences on an access that needs none only cost time. For the same reason a
      * kept rewrite is not asked again whether its fenced accesses still need fences.
@@ -424,6 +432,32 @@ public final class ClassRewriter implements FieldOracle {
         return true;
     }
 
+    /**
+     * Whether a class gets the owner field of speculative fields: whether it is the topmost
+     * program class of its hierarchy. A superclass of the JDK, or one this rewriter will not give
+     * an owner (unreadable, or left alone by the policy), makes it so. A mistake either way is
+     * safe: a hierarchy in which no class declares the field is always fenced, and of two classes
+     * that declare it the runtime uses the upper.
+     */
+    private boolean ownerRoot(ClassFacts facts) {
+        String s = facts.superName;
+        if (facts.isInterface() || s == null || isJdkName(facts.name)) return false;
+        if (isJdkName(s)) return true;
+        return policy.exclusion(s) != null || facts(s) == null;
+    }
+
+    /**
+     * A class of the JDK's packages, even one a class loader of its own defines: the accessors
+     * reflection generates on JDK 17 are such, and their loader resolves no name of theirs, their
+     * own included, so they get no owner field to store into.
+     */
+    private static boolean isJdkName(String name) {
+        for (String jdk : JDK_PREFIXES) if (name.startsWith(jdk)) return true;
+        return false;
+    }
+
+    private static final String[] JDK_PREFIXES = {"java/", "javax/", "jdk/", "sun/", "com/sun/"};
+
     private boolean madeVolatileNow(String owner, String name, String descriptor) {
         String cls = owner;
         for (int depth = 0; cls != null && depth < 64; depth++) {
@@ -451,15 +485,20 @@ public final class ClassRewriter implements FieldOracle {
         private final Set<String> unfenced;
         /** Methods that allocate arrays ({@link LocalArrays#allocatingMethods}). */
         private final Set<String> allocating;
-        /** {@link #fencedFields}, fixed for this rewrite. */
+        /** Whether fields stay plain in the JVM ({@link #fields}), fixed for this rewrite. */
         private final boolean fenced;
         /** Whether no constructor of the class can leak {@code this}. */
         private final boolean leakFree;
+        /** {@link FieldMode#SPECULATIVE}, and whether this class declares the owner field. */
+        private final boolean speculative;
+        private final boolean ownerRoot;
 
         Rewriting(ClassVisitor next, ClassFacts facts, Map<String, FieldDecision> fields, boolean classRelaxed,
                   List<String> relaxed, List<String> flipped, List<String> unfinal, Set<String> unfenced,
-                  Set<String> allocating, boolean fenced, boolean leakFree) {
+                  Set<String> allocating, boolean fenced, boolean leakFree, boolean speculative, boolean ownerRoot) {
             super(Opcodes.ASM9, next);
+            this.speculative = speculative;
+            this.ownerRoot = ownerRoot;
             this.fenced = fenced;
             this.leakFree = leakFree;
             this.allocating = allocating;
@@ -470,6 +509,14 @@ public final class ClassRewriter implements FieldOracle {
             this.flipped = flipped;
             this.unfinal = unfinal;
             this.unfenced = unfenced;
+        }
+
+        /**
+         * Whether accesses get the check of speculative fields: it needs {@code invokedynamic}
+         * (class files of version 51 on), and its argument holds for x86-64 alone.
+         */
+        private boolean speculativeChecks() {
+            return speculative && facts.version >= Opcodes.V1_7 && Conventions.INLINE_FENCES;
         }
 
         @Override
@@ -487,6 +534,8 @@ public final class ClassRewriter implements FieldOracle {
         public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
             MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
             if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
+            // before every other change, and even in a method left as compiled: no code sees the object without its owner
+            if (ownerRoot && name.equals("<init>")) mv = new OwnerInitVisitor(mv, facts.name);
             if (unfenced.contains(name + descriptor)) return mv;
             if (BulkOperations.isFencedBody(facts.name, name)) {
                 // one bulk operation: fenced as a whole, its element accesses unordered among themselves
@@ -507,7 +556,9 @@ public final class ClassRewriter implements FieldOracle {
             FieldOracle oracle = !fenced ? early
                     : early == null ? ClassRewriter.this::fenced
                     : (o, n, d) -> early.madeVolatile(o, n, d) || fenced(o, n, d);
-            FencedFieldVisitor fields = oracle == null ? null : new FencedFieldVisitor(arrays, oracle);
+            FencedFieldVisitor fields = oracle == null ? null
+                    : speculativeChecks() ? new SpeculativeFieldVisitor(arrays, oracle)
+                    : new FencedFieldVisitor(arrays, oracle);
             MethodVisitor body = fields == null ? arrays : fields;
             boolean constructor = fenced && name.equals("<init>");
             boolean arraysToAnalyse = allocating.contains(name + descriptor);
@@ -532,8 +583,14 @@ public final class ClassRewriter implements FieldOracle {
 
         @Override
         public void visitEnd() {
+            if (ownerRoot) {
+                // private transient: neither serialization nor the default serialVersionUID sees it
+                super.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_TRANSIENT | Opcodes.ACC_SYNTHETIC,
+                        Conventions.OWNER_FIELD, Conventions.OWNER_FIELD_DESC, null, null).visitEnd();
+            }
             AnnotationVisitor av = super.visitAnnotation(Conventions.MARKER_DESC, false);
             av.visit("version", Conventions.REWRITE_VERSION);
+            if (speculativeChecks()) av.visit("speculative", Boolean.TRUE);
             list(av, "flipped", flipped);
             list(av, "unfinal", unfinal);
             list(av, "relaxed", relaxed);

@@ -8,7 +8,7 @@ import java.util.BitSet;
 
 /**
  * Fences accesses to fields that should be volatile but are plain in the running JVM: the fields
- * of classes rewritten with fenced fields ({@link ClassRewriter#fencedFields}), and those of
+ * of classes rewritten with fenced fields ({@link ClassRewriter#fields}), and those of
  * classes loaded before the agent started, whose modifiers retransformation cannot change. Each
  * access gets the barriers of a volatile access, as an array element does: a load is followed by
  * an acquire fence; a store is preceded by a release fence and followed by a full fence. On
@@ -16,7 +16,7 @@ import java.util.BitSet;
  * not tear either. Accesses no other thread can see (a constructor's, on its own object, before
  * the object can have left it) stay plain.
  */
-public final class FencedFieldVisitor extends FencingVisitor {
+public class FencedFieldVisitor extends FencingVisitor {
     private static final BitSet NONE = new BitSet();
     private final FieldOracle fence;
     /** By position among the method's field instructions (the runtime's own excepted): which stay plain. */
@@ -43,7 +43,14 @@ public final class FencedFieldVisitor extends FencingVisitor {
         }
         if (unpublished.get(ordinal++) || !fence.madeVolatile(owner, name, descriptor)) {
             super.visitFieldInsn(opcode, owner, name, descriptor);
-        } else if (opcode == Opcodes.GETFIELD || opcode == Opcodes.GETSTATIC) {
+        } else {
+            fenced(opcode, owner, name, descriptor);
+        }
+    }
+
+    /** Emits an access that must be sequentially consistent. */
+    void fenced(int opcode, String owner, String name, String descriptor) {
+        if (opcode == Opcodes.GETFIELD || opcode == Opcodes.GETSTATIC) {
             super.visitFieldInsn(opcode, owner, name, descriptor);
             acquire();
         } else {

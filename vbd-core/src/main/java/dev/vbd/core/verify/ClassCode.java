@@ -119,6 +119,17 @@ final class ClassCode {
         return member(u2(handle + 1));
     }
 
+    /** The first static argument of an invokedynamic's bootstrap, if it is a class: its internal name; else null. */
+    String indyClassArgument(int cpIndex) {
+        int item = reader.getItem(cpIndex);
+        int bsmIndex = u2(item);
+        if (bsmIndex >= bootstrapMethods.size()) return null;
+        int entry = bootstrapMethods.get(bsmIndex);
+        if (u2(entry + 2) < 1) return null;
+        Object arg = reader.readConst(u2(entry + 4), buf);
+        return arg instanceof org.objectweb.asm.Type t && t.getSort() == org.objectweb.asm.Type.OBJECT ? t.getInternalName() : null;
+    }
+
     /** The name and descriptor an invokedynamic links: {name, descriptor}. */
     String[] indyNameAndType(int cpIndex) {
         int item = reader.getItem(cpIndex);

@@ -17,6 +17,8 @@ public record Finding(String className, String loader, String method, int offset
         BULK,
         /** A call to a weak access mode (plain, opaque, acquire, release) left as it is, or a fenced one without its fences. */
         WEAK_MODE,
+        /** Under speculative fields, a call that may reach {@code Object.clone} without the check of its receiver. */
+        CLONE,
         /** A field access resolving to a field that is neither volatile nor final, and not relaxed. */
         FIELD,
         /** vbd's plain-field link outside a relaxed method. */

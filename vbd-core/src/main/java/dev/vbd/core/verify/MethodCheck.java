@@ -23,7 +23,9 @@ import java.util.BitSet;
  *     call and carry the fences of a volatile access;</li>
  * <li>field instructions resolving to a volatile or final field, or to a relaxed one, or fenced
  *     like an array element access (fields whose modifiers the rewrite could not change);</li>
- * <li>no plain-field link (vbd's relaxed-code bootstrap) outside relaxed code.</li>
+ * <li>no plain-field link (vbd's relaxed-code bootstrap) outside relaxed code;</li>
+ * <li>in a class rewritten with speculative fields, a call that may reach {@code Object.clone}
+ *     right after {@code dup; beforeClone} (the call's own full fence between them).</li>
  * </ul>
  * In a relaxed method the same sites are only counted.
  */
@@ -35,6 +37,8 @@ final class MethodCheck {
     private final ClassIndex index;
     private final Verifier.Scope scope;
     private final boolean relaxed;
+    /** Whether the class was rewritten with speculative fields ({@link ClassFacts.Marker#speculative}). */
+    private final boolean speculative;
     private final VerifyReport report;
     private Instructions insns;
     /** {@link #unpublishedAccesses}, found when first needed. */
@@ -45,7 +49,8 @@ final class MethodCheck {
     int orderedSites;
 
     MethodCheck(ClassCode code, ClassCode.Method method, String loader, ClassIndex index, Verifier.Scope scope,
-                boolean relaxed, VerifyReport report) {
+                boolean relaxed, boolean speculative, VerifyReport report) {
+        this.speculative = speculative;
         this.code = code;
         this.method = method;
         this.loader = loader;
@@ -85,7 +90,8 @@ final class MethodCheck {
                 }
             } else if (op >= Opcodes.GETSTATIC && op <= Opcodes.PUTFIELD) {
                 String[] m = code.member(code.u2(pos + 1));
-                if (isOrderField(m)) continue; // an inline fence is no access of the program's
+                // an inline fence, or the owner a constructor records: no access of the program's
+                if (isOrderField(m) || m[1].equals(Conventions.OWNER_FIELD)) continue;
                 field(i, op, m, m[0].equals(Conventions.RUNTIME) ? -1 : fieldOrdinal++);
             } else if (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEINTERFACE) {
                 call(i);
@@ -191,6 +197,15 @@ final class MethodCheck {
         Call c = callAt(i);
         if (c.fence() != null) return;
         String owner = c.owner(), name = c.name(), desc = c.desc();
+        int op = insns.opcodes[i];
+        if (speculative && (op == Opcodes.INVOKESPECIAL || op == Opcodes.INVOKEVIRTUAL) && name.equals("clone")
+                && desc.equals("()Ljava/lang/Object;") && !owner.startsWith("[")) {
+            int k = isFence(i - 1, Conventions.FULL) ? i - 2 : i - 1;
+            boolean checked = k >= 1 && insns.opcodes[k - 1] == Opcodes.DUP
+                    && isSpeculationCall(k, Conventions.BEFORE_CLONE, Conventions.BEFORE_CLONE_DESC) && noEntry(k, i);
+            site(i, Finding.Kind.CLONE, checked, () -> owner.replace('/', '.') + ".clone() without VbdSpeculation.beforeClone"
+                    + " on its receiver: the copy reads the fields of an object another thread may own");
+        }
         if (c.bulk()) {
             site(i, Finding.Kind.BULK, isFence(i - 1, Conventions.FULL) && !insns.isEntry(i) && isFence(i + 1, Conventions.FULL),
                     () -> owner.replace('/', '.') + "." + name + desc + " without VbdRuntime.full() on both sides");
@@ -240,6 +255,12 @@ final class MethodCheck {
             site(i, Finding.Kind.FIELD, true, null);
             return;
         }
+        boolean wide = desc.equals("J") || desc.equals("D");
+        if (op == Opcodes.GETFIELD ? speculativeLoad(i, owner, wide) : op == Opcodes.PUTFIELD && speculativeStore(i, owner, wide)) {
+            site(i, Finding.Kind.FIELD, true, null);
+            report.speculativeAccesses++;
+            return;
+        }
         if (!relaxed && ordinal >= 0 && unpublishedAccesses().get(ordinal)) {
             sites++;
             report.unpublishedAccesses++;
@@ -264,6 +285,64 @@ final class MethodCheck {
         if (bsm == null || !bsm[0].equals(Conventions.RUNTIME) || !bsm[1].equals(Conventions.PLAIN_FIELD_BSM)) return;
         String[] nt = code.indyNameAndType(cp);
         site(i, Finding.Kind.PLAIN_FIELD, false, () -> "plain access to field " + nt[0] + " " + nt[1] + " outside a relaxed method");
+    }
+
+    /**
+     * A load of speculative fields: {@code dup; owned(o); swap; getfield; swap} (or
+     * {@code dup2_x1; pop2} for a long or double) {@code ; afterLoad}, the check naming the
+     * field's class, and no way in after the check.
+     */
+    private boolean speculativeLoad(int i, String owner, boolean wide) {
+        if (i < 3 || insns.opcodes[i - 3] != Opcodes.DUP || !isOwnedCheck(i - 2, owner) || insns.opcodes[i - 1] != Opcodes.SWAP) {
+            return false;
+        }
+        int[] after = wide ? new int[]{Opcodes.DUP2_X1, Opcodes.POP2} : new int[]{Opcodes.SWAP};
+        int end = i + 1 + after.length;
+        if (!matches(i + 1, after) || !isSpeculationCall(end, Conventions.AFTER_LOAD, Conventions.AFTER_DESC)) return false;
+        return noEntry(i - 2, end);
+    }
+
+    /**
+     * A store of speculative fields: {@code release}, the object copied under the operands
+     * ({@code swap; dup_x1; swap}, or {@code dup2_x1; pop2; dup; dup2_x2; pop2} for a long or
+     * double), {@code putfield; owned(o); afterStore}, the check naming the field's class, and no
+     * way in after the release.
+     */
+    private boolean speculativeStore(int i, String owner, boolean wide) {
+        int[] before = wide ? new int[]{Opcodes.DUP2_X1, Opcodes.POP2, Opcodes.DUP, Opcodes.DUP2_X2, Opcodes.POP2}
+                : new int[]{Opcodes.SWAP, Opcodes.DUP_X1, Opcodes.SWAP};
+        int start = i - before.length;
+        if (start < 1 || !matches(start, before) || !isFence(start - 1, Conventions.RELEASE)) return false;
+        if (!isOwnedCheck(i + 1, owner) || !isSpeculationCall(i + 2, Conventions.AFTER_STORE, Conventions.AFTER_DESC)) return false;
+        return noEntry(start, i + 2);
+    }
+
+    private boolean matches(int at, int[] opcodes) {
+        if (at < 0 || at + opcodes.length > insns.size) return false;
+        for (int k = 0; k < opcodes.length; k++) if (insns.opcodes[at + k] != opcodes[k]) return false;
+        return true;
+    }
+
+    private boolean noEntry(int from, int to) {
+        for (int k = from; k <= to; k++) if (insns.isEntry(k)) return false;
+        return true;
+    }
+
+    /** The check of speculative fields, for the hierarchy of {@code owner}. */
+    private boolean isOwnedCheck(int i, String owner) {
+        if (i < 0 || i >= insns.size || insns.opcodes[i] != Opcodes.INVOKEDYNAMIC) return false;
+        int cp = code.u2(insns.positions[i] + 1);
+        String[] bsm = code.indyBootstrap(cp);
+        String[] nt = code.indyNameAndType(cp);
+        return bsm != null && bsm[0].equals(Conventions.SPECULATION) && bsm[1].equals(Conventions.OWNED_BSM)
+                && bsm[2].equals(Conventions.OWNED_BSM_DESC) && nt[1].equals(Conventions.OWNED_DESC)
+                && owner.equals(code.indyClassArgument(cp));
+    }
+
+    private boolean isSpeculationCall(int i, String name, String desc) {
+        if (i < 0 || i >= insns.size || insns.opcodes[i] != Opcodes.INVOKESTATIC) return false;
+        String[] m = code.member(code.u2(insns.positions[i] + 1));
+        return m[0].equals(Conventions.SPECULATION) && m[1].equals(name) && m[2].equals(desc);
     }
 
     /** Preceded by release() with no other way in, and followed by full(). */

@@ -146,7 +146,8 @@ public final class Verifier {
             // a rewritten class is relaxed where its marker says; unrewritten code where the policy says
             boolean isRelaxed = markedRelaxed != null ? markedRelaxed.contains(m.key())
                     : policy.methodRelaxed(name, m.name(), m.desc(), facts.relaxedMethods.contains(m.key()), classRelaxed);
-            MethodCheck check = new MethodCheck(code, m, e.loader(), index, scope, isRelaxed, report);
+            MethodCheck check = new MethodCheck(code, m, e.loader(), index, scope, isRelaxed,
+                    marker != null && marker.speculative, report);
             try {
                 check.run();
             } catch (RuntimeException ex) {

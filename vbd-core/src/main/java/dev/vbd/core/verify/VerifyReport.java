@@ -34,6 +34,8 @@ public final class VerifyReport {
     int localArrayAccesses;
     /** Constructor accesses to their own object before it can have left them (fenced fields). */
     int unpublishedAccesses;
+    /** SC sites among {@link #scSites} fenced only when the object is not the current thread's (speculative fields). */
+    int speculativeAccesses;
     int unresolvedFields;
     final List<Finding> findings = new ArrayList<>();
     final List<Uncovered> uncovered = new ArrayList<>();
@@ -66,6 +68,7 @@ public final class VerifyReport {
     public int relaxedSites() { return relaxedSites; }
     public int localArrayAccesses() { return localArrayAccesses; }
     public int unpublishedAccesses() { return unpublishedAccesses; }
+    public int speculativeAccesses() { return speculativeAccesses; }
     public int unresolvedFields() { return unresolvedFields; }
     public List<Finding> findings() { return List.copyOf(findings); }
     public List<Uncovered> uncoveredClasses() { return List.copyOf(uncovered); }
@@ -108,6 +111,7 @@ public final class VerifyReport {
         relaxedSites += o.relaxedSites;
         localArrayAccesses += o.localArrayAccesses;
         unpublishedAccesses += o.unpublishedAccesses;
+        speculativeAccesses += o.speculativeAccesses;
         unresolvedFields += o.unresolvedFields;
         findings.addAll(o.findings);
         uncovered.addAll(o.uncovered);
@@ -145,6 +149,7 @@ public final class VerifyReport {
         m.put("relaxedSites", relaxedSites);
         m.put("localArrayAccesses", localArrayAccesses);
         m.put("unpublishedAccesses", unpublishedAccesses);
+        m.put("speculativeAccesses", speculativeAccesses);
         m.put("unresolvedFields", unresolvedFields);
         m.put("intrinsicMethods", intrinsics.size());
         m.put("unfenced", unfenced.size());

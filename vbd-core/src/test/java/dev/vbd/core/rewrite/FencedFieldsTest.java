@@ -84,7 +84,7 @@ class FencedFieldsTest {
     private static final String PUBLISH = Conventions.INLINE_FENCES ? ACQUIRE : RELEASE;
 
     private static ClassRewriter rewriter(Map<String, byte[]> classes) {
-        return new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(classes)).fencedFields(true);
+        return new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(classes)).fields(FieldMode.FENCED);
     }
 
     private static byte[] rewritten(String name) {
@@ -236,6 +236,6 @@ class FencedFieldsTest {
     @Test
     void theJdksModulesKeepVolatileFields() {
         assertThrows(IllegalStateException.class,
-                () -> ClassRewriter.forJdk(Policy.defaults(), Bytecode.sourceOf(CLASSES)).fencedFields(true));
+                () -> ClassRewriter.forJdk(Policy.defaults(), Bytecode.sourceOf(CLASSES)).fields(FieldMode.FENCED));
     }
 }

@@ -271,11 +271,11 @@ class CliTest {
 
         Result bad = vbd("run", "--fields", "plain", "--", "java", "-version");
         assertEquals(2, bad.status(), bad.err());
-        assertTrue(bad.err().contains("--fields takes 'volatile' or 'fenced', got 'plain'"), bad.err());
+        assertTrue(bad.err().contains("--fields takes 'volatile', 'fenced' or 'speculative', got 'plain'"), bad.err());
         List<String> cmd = new ArrayList<>(List.of("env", "VBD_FIELDS=plain", VBD.toString(), "run", "--", "java", "-version"));
         Result badEnv = exec(cmd);
         assertEquals(2, badEnv.status(), badEnv.err());
-        assertTrue(badEnv.err().contains("VBD_FIELDS takes 'volatile' or 'fenced', got 'plain'"), badEnv.err());
+        assertTrue(badEnv.err().contains("VBD_FIELDS takes 'volatile', 'fenced' or 'speculative', got 'plain'"), badEnv.err());
     }
 
     /**

@@ -35,6 +35,7 @@ public final class Launch {
     private Duration timeout = DEFAULT_TIMEOUT;
     private Path relaxedConfig;
     private boolean agent;
+    private String fields;
     private final List<String> jvmOptions = new ArrayList<>();
 
     Launch(Program program, Jvm jvm, String[] args) {
@@ -67,6 +68,12 @@ public final class Launch {
         return this;
     }
 
+    /** {@code vbd run --fields MODE}; without it, {@code $VBD_FIELDS} or the default. */
+    public Launch fields(String mode) {
+        this.fields = mode;
+        return this;
+    }
+
     /** Extra JVM options, for both stock and vbd runs. */
     public Launch jvmOptions(String... options) {
         jvmOptions.addAll(List.of(options));
@@ -84,6 +91,7 @@ public final class Launch {
         prepare(jvm, relaxedConfig);
         List<String> cmd = new ArrayList<>(vbdPrefix("run"));
         if (agent) cmd.add("--agent");
+        if (fields != null) cmd.addAll(List.of("--fields", fields));
         if (relaxedConfig != null) {
             cmd.add("--relaxed");
             cmd.add(relaxedConfig.toString());
@@ -91,7 +99,8 @@ public final class Launch {
         cmd.add("--");
         cmd.add(jvm.launcher().toString());
         cmd.addAll(javaArgs());
-        return execute((agent ? "vbd --agent" : "vbd") + (relaxedConfig == null ? "" : " --relaxed"), cmd, timeout);
+        return execute((agent ? "vbd --agent" : "vbd") + (fields == null ? "" : " --fields " + fields)
+                + (relaxedConfig == null ? "" : " --relaxed"), cmd, timeout);
     }
 
     private List<String> javaArgs() {

@@ -6,16 +6,16 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** {@code vbd litmus [--quick|--full] [--stock] [--agent] [--fields fenced] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
+/** {@code vbd litmus [--quick|--full] [--stock] [--agent] [--fields MODE] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
 final class LitmusOptions {
     static final String USAGE = """
-            usage: vbd litmus [--quick|--full] [--stock] [--agent] [--fields volatile|fenced] [--json FILE] [--tests REGEX]
+            usage: vbd litmus [--quick|--full] [--stock] [--agent] [--fields volatile|fenced|speculative] [--json FILE] [--tests REGEX]
                               [--java JAVA] [--oversubscribe] [--out DIR | --from DIR]
               --quick       one short fork per test and JVM configuration (the default; a few minutes)
               --full        forks until every test has at least 10^7 samples (10^3 for spin-loop tests)
               --stock       also run every test under stock Java, through the same jcstress forks
               --agent       forks rewrite with vbd's agent ('vbd run --agent') rather than the image's own define paths
-              --fields volatile|fenced
+              --fields volatile|fenced|speculative
                             how the tests' fields are made SC, as 'vbd run --fields' (default: volatile)
               --json FILE   write the results as JSON
               --tests REGEX only the tests whose name matches (e.g. 'sb\\.|mp\\.')
@@ -30,7 +30,8 @@ final class LitmusOptions {
     Preset preset = Preset.QUICK;
     boolean stock;
     boolean agent;
-    boolean fencedFields;
+    /** {@code --fields}: volatile, fenced or speculative. */
+    String fields = "volatile";
     boolean oversubscribe;
     Path json;
     Pattern tests = Pattern.compile(".*");
@@ -49,10 +50,10 @@ final class LitmusOptions {
                 case "--agent" -> o.agent = true;
                 case "--fields" -> {
                     String v = value(args, ++i, a);
-                    if (!v.equals("volatile") && !v.equals("fenced")) {
-                        throw new UsageException("--fields takes 'volatile' or 'fenced', got '" + v + "'");
+                    if (!v.equals("volatile") && !v.equals("fenced") && !v.equals("speculative")) {
+                        throw new UsageException("--fields takes 'volatile', 'fenced' or 'speculative', got '" + v + "'");
                     }
-                    o.fencedFields = v.equals("fenced");
+                    o.fields = v;
                 }
                 case "--oversubscribe" -> o.oversubscribe = true;
                 case "--json" -> o.json = Path.of(value(args, ++i, a)).toAbsolutePath();

@@ -27,9 +27,10 @@ class LitmusOptionsTest {
         assertFalse(o.tests.matcher("dev.vbd.litmus.mp.IntField").find());
         assertEquals("/j/bin/java", o.java);
         assertTrue(o.oversubscribe);
-        assertFalse(o.fencedFields);
-        assertTrue(LitmusOptions.parse(List.of("--fields", "fenced")).fencedFields);
-        assertFalse(LitmusOptions.parse(List.of("--fields", "volatile")).fencedFields);
+        assertEquals("volatile", o.fields);
+        assertEquals("fenced", LitmusOptions.parse(List.of("--fields", "fenced")).fields);
+        assertEquals("speculative", LitmusOptions.parse(List.of("--fields", "speculative")).fields);
+        assertEquals("volatile", LitmusOptions.parse(List.of("--fields", "volatile")).fields);
     }
 
     @Test
@@ -43,6 +44,6 @@ class LitmusOptionsTest {
         e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--tests", "sb(")));
         assertTrue(e.getMessage().startsWith("--tests 'sb(' is not a regular expression"), e.getMessage());
         e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--fields", "plain")));
-        assertEquals("--fields takes 'volatile' or 'fenced', got 'plain'", e.getMessage());
+        assertEquals("--fields takes 'volatile', 'fenced' or 'speculative', got 'plain'", e.getMessage());
     }
 }

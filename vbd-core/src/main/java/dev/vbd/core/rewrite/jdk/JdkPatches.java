@@ -24,7 +24,10 @@ import org.objectweb.asm.Opcodes;
  * <li>{@link ClassLoaderAppendPatch}: a custom system class loader can take vbd's agent;</li>
  * <li>{@link StartUpPatch}: a runtime image starts its own rewriting at the end of the JVM's start-up;</li>
  * <li>{@link VarHandleModePatch}: a VarHandle's weak mode turned into a method handle is recorded
- *     for the verifier.</li>
+ *     for the verifier;</li>
+ * <li>{@link FieldOffsetPatch} and {@link MemberOffsetPatch}: every path to a field's offset (and so
+ *     every access that bypasses bytecode) makes the field's hierarchy fenced under speculative
+ *     fields, and {@link OwnerFieldFilterPatch} hides the owner field those add from reflection.</li>
  * </ul>
  */
 public final class JdkPatches {
@@ -41,6 +44,9 @@ public final class JdkPatches {
         if (className.equals(StartUpPatch.OWNER)) cv = new StartUpPatch(cv);
         if (className.equals(VarHandleModePatch.VAR_HANDLE)) cv = new VarHandleModePatch(cv, true);
         if (className.equals(VarHandleModePatch.METHOD_HANDLES)) cv = new VarHandleModePatch(cv, false);
+        if (className.equals(FieldOffsetPatch.OWNER)) cv = new FieldOffsetPatch(cv);
+        if (className.startsWith(MemberOffsetPatch.PACKAGE)) cv = new MemberOffsetPatch(cv);
+        if (className.equals(OwnerFieldFilterPatch.OWNER)) cv = new OwnerFieldFilterPatch(cv);
         return cv;
     }
 

@@ -1,0 +1,46 @@
+package dev.vbd.core.rewrite;
+
+import java.util.Locale;
+
+/**
+ * How the program's fields are made sequentially consistent ({@code --fields}). The JDK's own
+ * modules always take {@link #VOLATILE}.
+ */
+public enum FieldMode {
+    /** Fields that should be SC are declared volatile. */
+    VOLATILE,
+    /** Fields stay as declared; each access outside relaxed code is fenced. */
+    FENCED,
+    /**
+     * As {@link #FENCED}, but an instance-field access skips its fences while the current thread
+     * owns the object (it ran its constructor) and no other thread has touched an object of the
+     * same hierarchy.
+     */
+    SPECULATIVE;
+
+    /** The word the options take. */
+    public String word() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether the fields stay plain in the JVM. */
+    public boolean plainInJvm() {
+        return this != VOLATILE;
+    }
+
+    /** The mode a word names, or null. */
+    public static FieldMode of(String word) {
+        for (FieldMode m : values()) if (m.word().equals(word)) return m;
+        return null;
+    }
+
+    /** The words, for messages: {@code 'volatile', 'fenced' or 'speculative'}. */
+    public static String choices() {
+        StringBuilder sb = new StringBuilder();
+        FieldMode[] all = values();
+        for (int i = 0; i < all.length; i++) {
+            sb.append(i == 0 ? "" : i == all.length - 1 ? " or " : ", ").append('\'').append(all[i].word()).append('\'');
+        }
+        return sb.toString();
+    }
+}
