@@ -28,7 +28,8 @@ public final class BenchOptions {
                                  invocations of xalan at 1 thread): about 45 minutes on 2 cores
               --jmh              only the JMH microbenchmarks, in the interpreter, C1 and C2: about
                                  4 minutes with --quick, about 18 minutes with --full; stock against
-                                 the first vbd configuration of --configs (vbd, or vbd-fenced)
+                                 the first vbd configuration of --configs (vbd, vbd-fenced or
+                                 vbd-speculative)
               --startup          only start-up: short programs, stock against vbd (--startup --help)
               --dry-run          print the plan (invocations per workload and configuration), run nothing
               --workloads a,b    workloads by name, or 'all'
