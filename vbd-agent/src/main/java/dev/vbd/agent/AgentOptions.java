@@ -11,7 +11,9 @@ import java.util.Map;
 
 /**
  * The agent's options, passed as {@code -javaagent:vbd.jar=key=value&key=value} with URL-encoded
- * values so that any path survives. The launcher writes them; users normally never do.
+ * values so that any path survives. The launcher writes them; users normally never do. No
+ * {@code fields} (null) means the prepared JDK's own: fenced on a JDK prepared with fenced fields,
+ * volatile otherwise.
  */
 public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyReport, Path jdkDir, boolean strict,
                            FieldMode fields) {
@@ -31,7 +33,7 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
                 throw new IllegalArgumentException("unknown agent option '" + k + "'");
             }
         }
-        FieldMode fields = FieldMode.VOLATILE;
+        FieldMode fields = null; // as the JDK was prepared
         if (m.containsKey("fields")) {
             fields = FieldMode.of(m.get("fields"));
             if (fields == null) {

@@ -4,6 +4,7 @@ import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.EarlyClassRewriter;
+import dev.vbd.core.rewrite.FieldMode;
 import dev.vbd.core.rewrite.FieldOracle;
 
 import java.io.IOException;
@@ -50,19 +51,22 @@ final class EarlyClasses implements ClassFileTransformer, FieldOracle {
     /** Every early class, dotted, in load order as far as the JVM lists them. */
     final List<String> names = new ArrayList<>();
     private volatile boolean rewriting;
+    /** Whether the classes rewritten from now on, and the JDK's, leave their fields plain in the JVM. */
+    private final boolean fieldsPlain;
 
-    private EarlyClasses(Policy policy) {
+    private EarlyClasses(Policy policy, FieldMode fields) {
         this.policy = policy;
         this.bodies = new EarlyClassRewriter(policy);
+        this.fieldsPlain = fields != null && fields.plainInJvm();
     }
 
     /**
      * The classes in {@code loaded} (taken at {@code premain}, before any transformer) that did not
      * come from the prepared JDK and are not vbd's own.
      */
-    static EarlyClasses find(Class<?>[] loaded, Policy policy, Path preparedJdk) {
+    static EarlyClasses find(Class<?>[] loaded, Policy policy, Path preparedJdk, FieldMode fields) {
         Set<String> jdkModules = jdkModules(preparedJdk);
-        EarlyClasses e = new EarlyClasses(policy);
+        EarlyClasses e = new EarlyClasses(policy, fields);
         for (Class<?> c : loaded) {
             if (c.isArray() || c.isPrimitive() || c.isHidden()) continue;
             Module m = c.getModule();
@@ -154,7 +158,10 @@ final class EarlyClasses implements ClassFileTransformer, FieldOracle {
                 plainFields.addAll(EarlyClassRewriter.fieldsToFence(rewriter, facts, decideFrom));
                 return null;
             }
-            return bodies.rewriteBodies(bytes, facts, this);
+            // with fenced fields, those of the JDK and of every class rewritten later stay plain in the JVM too
+            FieldOracle fence = !fieldsPlain ? this
+                    : (o, n, d) -> madeVolatile(o, n, d) || rewriter.fencedField(o, n, d);
+            return bodies.rewriteBodies(bytes, facts, fence);
         } catch (Throwable t) {
             failed.put(className.replace('/', '.'), String.valueOf(t));
             return null;

@@ -3,6 +3,7 @@ package dev.vbd.agent;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
+import dev.vbd.core.rewrite.FieldMode;
 import dev.vbd.core.rewrite.RewriteStore;
 
 import java.io.File;
@@ -62,10 +63,16 @@ public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
             LoadTimeRewriter.die("the verifier needs vbd's agent: run the program through 'vbd verify'");
             return;
         }
+        File jdkDir = new File(System.getProperty("java.home")).getAbsoluteFile().getParentFile();
+        FieldMode fields = LoadTimeRewriter.programFields(jdkDir, options.fields());
+        if (fields == null) {
+            LoadTimeRewriter.die(LoadTimeRewriter.fieldsMismatch(jdkDir, options.fields()));
+            return;
+        }
         RewriteStats stats = new RewriteStats();
         DeclaredModifiers declared = new DeclaredModifiers();
         declared.install();
-        LoadTimeRewriter rewriter = new LoadTimeRewriter(policy, options.skipUnrewritable(), options.fields(), stats, declared, true);
+        LoadTimeRewriter rewriter = new LoadTimeRewriter(policy, options.skipUnrewritable(), fields, stats, declared, true);
         rewriter.store(store(options.relaxed()));
         new HiddenClasses(rewriter, stats, false).install();
         VbdRuntime.classDefinitions(new ImageRewriting(rewriter));

@@ -9,6 +9,9 @@ import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
 import dev.vbd.core.rewrite.RewriteStore;
 
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -106,6 +109,38 @@ final class LoadTimeRewriter {
         Runtime.getRuntime().halt(EXIT_BAD_SETUP);
     }
 
+    /**
+     * How the program's fields are made SC: as {@code asked}, or, when the options do not say, as
+     * the JDK in {@code dir} was prepared ({@code fields.txt}; volatile if it does not say). Null
+     * when the JDK cannot serve the mode asked for: its own fields must be fenced exactly when the
+     * program's stay plain ({@link FieldMode#jdk()}), or the program's classes would access them
+     * without the fences they need. {@link #fieldsMismatch} says why.
+     */
+    static FieldMode programFields(File dir, FieldMode asked) {
+        FieldMode prepared = preparedFields(dir);
+        if (asked == null) return prepared == null ? FieldMode.VOLATILE : prepared;
+        return prepared == null || prepared == asked.jdk() ? asked : null;
+    }
+
+    /** The message for a mode {@link #programFields} refuses. */
+    static String fieldsMismatch(File dir, FieldMode asked) {
+        FieldMode prepared = preparedFields(dir);
+        return "the JDK prepared in " + dir + " has " + (prepared == null ? "unknown" : prepared.word()) + " fields, and "
+                + asked.word() + " fields need one prepared with " + asked.jdk().word() + " fields; start the program"
+                + " through 'bin/vbd run --fields " + asked.word() + "', or use the options 'bin/vbd jvm-args --fields "
+                + asked.word() + "' prints";
+    }
+
+    /** How the JDK in {@code dir} made its fields SC, or null when the directory does not say (or none is known). */
+    private static FieldMode preparedFields(File dir) {
+        if (dir == null) return null;
+        try (FileInputStream in = new FileInputStream(new File(dir, "fields.txt"))) {
+            return FieldMode.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** Fields that stay plain in the JVM ({@link EarlyClasses}); call before the first rewrite. */
     synchronized void fenceFields(FieldOracle plain) {
         this.plainInJvm = plain;
@@ -131,7 +166,7 @@ final class LoadTimeRewriter {
 
     private ClassRewriter newRewriter(ClassLoader loader, boolean jdkLoader) {
         return new ClassRewriter(policy, new LoaderBytesSource(loader, readOnThisThread), jdkLoader)
-                .fenceFields(plainInJvm).fields(jdkLoader || loader == null ? FieldMode.VOLATILE : fields)
+                .fenceFields(plainInJvm).fields(jdkLoader || loader == null ? fields.jdk() : fields)
                 .store(store);
     }
 

@@ -3,7 +3,9 @@ package dev.vbd.agent;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
+import dev.vbd.core.rewrite.FieldMode;
 
+import java.io.File;
 import java.lang.instrument.Instrumentation;
 
 /**
@@ -31,6 +33,12 @@ public final class VbdAgent {
                     + " or add the options 'bin/vbd jvm-args' prints");
             return;
         }
+        File jdkDir = options.jdkDir() == null ? null : options.jdkDir().toFile();
+        FieldMode fields = LoadTimeRewriter.programFields(jdkDir, options.fields());
+        if (fields == null) {
+            LoadTimeRewriter.die(LoadTimeRewriter.fieldsMismatch(jdkDir, options.fields()));
+            return;
+        }
         if (java.util.concurrent.atomic.VbdRuntime.rewritesDefinedClasses()) {
             LoadTimeRewriter.die("this Java home is a vbd runtime image that rewrites every class itself;"
                     + " vbd's agent runs in it only with -Dvbd.rewrite=agent");
@@ -39,7 +47,7 @@ public final class VbdAgent {
         // taken before any transformer is added: everything listed here was defined unrewritten or
         // comes from the prepared JDK
         Class<?>[] loadedBefore = inst.getAllLoadedClasses();
-        EarlyClasses early = EarlyClasses.find(loadedBefore, policy, options.jdkDir());
+        EarlyClasses early = EarlyClasses.find(loadedBefore, policy, options.jdkDir(), fields);
         if (!early.isEmpty() && options.strict()) {
             System.err.println(early.warning(true));
             System.err.flush();
@@ -49,7 +57,7 @@ public final class VbdAgent {
         RewriteStats s = new RewriteStats();
         DeclaredModifiers declared = new DeclaredModifiers();
         declared.install();
-        LoadTimeRewriter transformer = new LoadTimeRewriter(policy, options.skipUnrewritable(), options.fields(), s, declared, false);
+        LoadTimeRewriter transformer = new LoadTimeRewriter(policy, options.skipUnrewritable(), fields, s, declared, false);
         if (!early.isEmpty()) transformer.fenceFields(early);
         transformer.warmUp();
         inst.addTransformer(new VbdTransformer(transformer), false);

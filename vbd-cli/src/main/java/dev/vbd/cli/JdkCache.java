@@ -3,6 +3,7 @@ package dev.vbd.cli;
 import dev.vbd.core.Conventions;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
+import dev.vbd.core.rewrite.FieldMode;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +26,9 @@ import java.util.zip.ZipFile;
 
 /**
  * The rewritten JDK, prepared once per JDK build (and per relaxed config, which can reach JDK
- * code) under the cache directory: {@code $VBD_CACHE}, else {@code $XDG_CACHE_HOME/vbd}, else
+ * code, and per way of making the JDK's fields SC, {@link FieldMode#jdk()}) under the cache directory: {@code $VBD_CACHE}, else {@code $XDG_CACHE_HOME/vbd}, else
  * {@code ~/.cache/vbd}, unless {@code --cache} names another. Layout: {@code patch/<module>.jar},
- * {@code modules.txt}, {@code boot-modules.txt}, {@code report.json}, {@code complete}, {@code last-used}.
+ * {@code modules.txt}, {@code boot-modules.txt}, {@code fields.txt}, {@code report.json}, {@code complete}, {@code last-used}.
  *
  * <p>An entry is keyed by the content of vbd's jar, so identical builds share it, and several
  * builds (two checkouts, say) keep theirs side by side: at most {@link #keep()} entries per JDK
@@ -66,13 +67,16 @@ public final class JdkCache {
     }
 
     /**
-     * The prepared directory for this JDK, preparing it first if needed; {@code quiet} keeps the
-     * preparation's progress off stderr (its output is still shown if it fails).
+     * The prepared directory for this JDK, its fields made SC as {@code fields} says (volatile or
+     * fenced), preparing it first if needed; {@code quiet} keeps the preparation's progress off
+     * stderr (its output is still shown if it fails).
      */
-    public static Path prepared(Path root, Jdk jdk, Path relaxed, Path vbdJar, boolean quiet) throws UsageException, IOException {
+    public static Path prepared(Path root, Jdk jdk, Path relaxed, FieldMode fields, Path vbdJar, boolean quiet)
+            throws UsageException, IOException {
+        if (fields != fields.jdk()) throw new IllegalArgumentException("the JDK's fields cannot be " + fields.word());
         if (relaxed != null) {
             // Most configs name only application code: they share the JDK prepared without a config.
-            Path base = prepared(root, jdk, null, vbdJar, quiet);
+            Path base = prepared(root, jdk, null, fields, vbdJar, quiet);
             Path classes = base.resolve("classes.txt");
             try {
                 if (Files.isRegularFile(classes)
@@ -84,7 +88,7 @@ public final class JdkCache {
             }
         }
         int keep = keep();
-        String key = key(jdk, relaxed, vbdJar);
+        String key = key(jdk, relaxed, fields, vbdJar);
         Path dir = root.resolve("jdk").resolve(sanitize(jdk.version()) + "-" + key);
         if (Files.isRegularFile(dir.resolve("complete"))) return used(dir);
         Files.createDirectories(dir.getParent());
@@ -99,7 +103,7 @@ public final class JdkCache {
             }
             try {
                 if (Files.isRegularFile(dir.resolve("complete"))) return used(dir);
-                prepare(dir, jdk, relaxed, vbdJar, quiet);
+                prepare(dir, jdk, relaxed, fields, vbdJar, quiet);
                 used(dir);
                 prune(dir.getParent(), jdk.home().toString(), keep);
                 return dir;
@@ -109,16 +113,17 @@ public final class JdkCache {
         }
     }
 
-    private static void prepare(Path dir, Jdk jdk, Path relaxed, Path vbdJar, boolean quiet) throws UsageException, IOException {
+    private static void prepare(Path dir, Jdk jdk, Path relaxed, FieldMode fields, Path vbdJar, boolean quiet)
+            throws UsageException, IOException {
         deleteTree(dir); // a run killed half-way leaves no 'complete'
         Path tmp = Files.createTempDirectory(dir.getParent(), "preparing-");
         try {
             if (!quiet) {
                 System.err.println("vbd: preparing " + jdk.vendor() + " JDK " + jdk.version() + " (" + jdk.home()
-                        + ") for sequential consistency; cached in " + dir);
+                        + ") for sequential consistency, " + fields.word() + " fields; cached in " + dir);
             }
             List<String> cmd = new ArrayList<>(List.of(jdk.launcher().toString(), "-Xshare:off",
-                    "-cp", vbdJar.toString(), PrepareJdk.class.getName(), tmp.toString()));
+                    "-cp", vbdJar.toString(), PrepareJdk.class.getName(), tmp.toString(), PrepareJdk.FIELDS + fields.word()));
             if (relaxed != null) cmd.add(relaxed.toString());
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
@@ -239,7 +244,7 @@ public final class JdkCache {
         }
     }
 
-    static String key(Jdk jdk, Path relaxed, Path vbdJar) throws IOException {
+    static String key(Jdk jdk, Path relaxed, FieldMode fields, Path vbdJar) throws IOException {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             md.update(jdk.home().toString().getBytes(StandardCharsets.UTF_8));
@@ -250,6 +255,7 @@ public final class JdkCache {
             md.update(("rewrite-" + Conventions.REWRITE_VERSION).getBytes(StandardCharsets.UTF_8));
             md.update(jarIdentity(vbdJar).getBytes(StandardCharsets.UTF_8));
             if (relaxed != null) md.update(Files.readAllBytes(relaxed));
+            md.update(("fields-" + fields.word()).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(md.digest()).substring(0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

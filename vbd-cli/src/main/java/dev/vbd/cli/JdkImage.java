@@ -1,7 +1,9 @@
 package dev.vbd.cli;
 
+import dev.vbd.agent.AgentOptions;
 import dev.vbd.agent.ExerciseClass;
 import dev.vbd.agent.ImageRewriting;
+import dev.vbd.core.rewrite.FieldMode;
 import org.objectweb.asm.Attribute;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -132,8 +134,11 @@ final class JdkImage {
         return RELOCATED + internalName.substring("dev/vbd/".length()).replace('/', '_');
     }
 
-    /** Links the modules, assembles the image under {@code out} from {@code javaHome}, and dumps its CDS archive. */
-    void link(Path javaHome, List<String> moduleNames, Path out) throws IOException {
+    /**
+     * Links the modules, assembles the image under {@code out} from {@code javaHome}, and dumps its
+     * CDS archive; {@code fields} is how the modules' fields were made SC.
+     */
+    void link(Path javaHome, List<String> moduleNames, FieldMode fields, Path out) throws IOException {
         Path linked = work.resolve("linked");
         run(work.resolve("jlink.log"), javaHome.resolve("bin/jlink").toString(), "--module-path", modules.toString(),
                 "--add-modules", String.join(",", moduleNames), "--disable-plugin", "generate-jli-classes",
@@ -143,8 +148,22 @@ final class JdkImage {
         Path java = out.resolve("bin").resolve(LAUNCHER);
         Path classList = out.resolve("lib/classlist");
         withoutGeneratedClasses(classList);
-        withTrainingClasses(java, classList);
-        run(work.resolve("cds.log"), java.toString(), "-Xshare:dump");
+        String options = trainingOptions(fields);
+        withTrainingClasses(java, classList, options);
+        // the image's rewriting starts in the dump too, and checks the options against the image's fields
+        List<String> dump = new ArrayList<>(List.of(java.toString(), "-Xshare:dump"));
+        if (!options.isEmpty()) dump.add("-D" + ImageRewriting.OPTIONS_PROPERTY + "=" + options);
+        run(work.resolve("cds.log"), dump.toArray(String[]::new));
+    }
+
+    /**
+     * The image's options for its own runs: a JDK with fenced fields serves programs with fenced
+     * and speculative fields, and trains with speculative ones, whose rewrite runs the fenced
+     * one's visitors too.
+     */
+    private static String trainingOptions(FieldMode fields) {
+        FieldMode program = fields == FieldMode.VOLATILE ? FieldMode.VOLATILE : FieldMode.SPECULATIVE;
+        return new AgentOptions(null, false, null, null, false, program).format();
     }
 
     /**
@@ -153,7 +172,7 @@ final class JdkImage {
      * twice over a store of its own, so that both a rewrite kept and a rewrite taken from the store
      * are listed.
      */
-    private void withTrainingClasses(Path java, Path classList) throws IOException {
+    private void withTrainingClasses(Path java, Path classList, String options) throws IOException {
         Path dir = work.resolve("training");
         Files.createDirectories(dir);
         Files.write(dir.resolve(TRAINING + ".class"), ExerciseClass.generate(TRAINING));
@@ -161,8 +180,11 @@ final class JdkImage {
         List<String> added = new ArrayList<>();
         for (String run : List.of("keeps", "takes")) {
             Path loaded = work.resolve("training-" + run + ".classlist");
-            run(work.resolve("training-" + run + ".log"), java.toString(), "-Xshare:off", "-XX:DumpLoadedClassList=" + loaded,
-                    "-D" + ImageRewriting.STORE_PROPERTY + "=" + work.resolve("training-store"), "-cp", dir.toString(), TRAINING);
+            List<String> cmd = new ArrayList<>(List.of(java.toString(), "-Xshare:off", "-XX:DumpLoadedClassList=" + loaded,
+                    "-D" + ImageRewriting.STORE_PROPERTY + "=" + work.resolve("training-store")));
+            if (!options.isEmpty()) cmd.add("-D" + ImageRewriting.OPTIONS_PROPERTY + "=" + options);
+            cmd.addAll(List.of("-cp", dir.toString(), TRAINING));
+            run(work.resolve("training-" + run + ".log"), cmd.toArray(String[]::new));
             for (String line : Files.readAllLines(loaded, StandardCharsets.UTF_8)) {
                 if (line.isEmpty() || line.startsWith("@") || line.startsWith("#")) continue;
                 String name = line.split(" ", 2)[0];

@@ -4,6 +4,7 @@ import dev.vbd.agent.AgentOptions;
 import dev.vbd.agent.ImageRewriting;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
+import dev.vbd.core.rewrite.FieldMode;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -45,8 +46,9 @@ public final class Main {
                                     how the program's fields are made SC: declared volatile (the default),
                                     or left plain with each access fenced, so relaxed code and constructors
                                     run as on stock Java (docs/guarantee.md), or fenced only once a second
-                                    thread touches an object's class (docs/speculation.md); $VBD_FIELDS
-                                    sets the default
+                                    thread touches an object's class (docs/speculation.md); the JDK's fields
+                                    are fenced with either of the last two (a prepared JDK of their own);
+                                    $VBD_FIELDS sets the default
               --cache DIR           where prepared JDKs live (default: $VBD_CACHE, $XDG_CACHE_HOME/vbd, ~/.cache/vbd)
               --skip-unrewritable   run on when a class (or a method, which would outgrow the JVM's code
                                     limit once fenced) cannot be rewritten; it is reported as uncovered
@@ -114,7 +116,7 @@ public final class Main {
                 if (o.command.size() > 1) {
                     throw new UsageException("'vbd java-home' takes only the java launcher after '--', got " + o.command.subList(1, o.command.size()));
                 }
-                Path home = JdkCache.imageHome(JdkCache.prepared(o.cache, jdk, null, vbdJar(), !o.showProgress()));
+                Path home = JdkCache.imageHome(JdkCache.prepared(o.cache, jdk, null, FieldMode.VOLATILE, vbdJar(), !o.showProgress()));
                 if (home == null) {
                     throw new UsageException(jdk.home() + " has no jlink, so vbd cannot link it into a Java home of its own;"
                             + " give the launcher the options of 'vbd jvm-args' instead");
@@ -123,12 +125,10 @@ public final class Main {
                 return 0;
             }
             case "prepare": {
-                List<String> allowed = new ArrayList<>(common);
-                allowed.remove("--fields"); // the JDK's own fields are always declared volatile
-                Options o = Options.parse(verb, rest, allowed);
+                Options o = Options.parse(verb, rest, common);
                 Jdk jdk = Jdk.resolve(o.javaWord());
                 checkConfig(o);
-                Path dir = JdkCache.prepared(o.cache, jdk, o.relaxed, vbdJar(), o.quiet);
+                Path dir = JdkCache.prepared(o.cache, jdk, o.relaxed, o.fields.jdk(), vbdJar(), o.quiet);
                 System.out.println(dir);
                 return 0;
             }
@@ -222,7 +222,7 @@ public final class Main {
     /** The prepared JDK for these options (a relaxed config may need its own), preparing it on first use. */
     private static Path prepared(Options o, Jdk jdk) throws UsageException, IOException {
         checkConfig(o);
-        return JdkCache.prepared(o.cache, jdk, o.relaxed, vbdJar(), !o.showProgress());
+        return JdkCache.prepared(o.cache, jdk, o.relaxed, o.fields.jdk(), vbdJar(), !o.showProgress());
     }
 
     private static String agentOptions(Options o, Path prepared, Path verifyReport) {

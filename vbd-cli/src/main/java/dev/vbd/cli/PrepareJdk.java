@@ -4,6 +4,7 @@ import dev.vbd.core.policy.Policy;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
 import dev.vbd.core.rewrite.ClassRewriter;
+import dev.vbd.core.rewrite.FieldMode;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
 import dev.vbd.core.verify.Json;
@@ -73,14 +74,24 @@ public final class PrepareJdk {
     /** The agent's jar ({@link AgentJar}), in the entry: for the verifier, {@code run --agent} and patched modules. */
     static final String AGENT_JAR = "agent.jar";
 
+    /** The argument that says how the JDK's fields are made SC: {@code --fields=volatile} or {@code --fields=fenced}. */
+    static final String FIELDS = "--fields=";
+
     private PrepareJdk() {}
 
+    /** {@code OUT FIELDS [RELAXED]}: where to put it, {@link #FIELDS}{@code volatile|fenced}, and a relaxed config. */
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args[0]);
+        FieldMode fields = args.length > 1 && args[1].startsWith(FIELDS) ? FieldMode.of(args[1].substring(FIELDS.length())) : null;
+        if (fields == null || fields != fields.jdk()) {
+            System.err.println("vbd: the JDK's fields are made SC as " + FIELDS + "volatile or " + FIELDS + "fenced says"
+                    + (args.length > 1 ? ", got '" + args[1] + "'" : ""));
+            System.exit(2);
+        }
         RelaxedConfig config = RelaxedConfig.empty();
-        if (args.length > 1) {
+        if (args.length > 2) {
             try {
-                config = RelaxedConfig.load(Path.of(args[1]));
+                config = RelaxedConfig.load(Path.of(args[2]));
             } catch (RelaxedConfigException e) {
                 System.err.println("vbd: bad relaxed config: " + e.getMessage());
                 System.exit(2);
@@ -114,10 +125,10 @@ public final class PrepareJdk {
             } catch (IOException e) {
                 return null;
             }
-        });
+        }).fields(fields);
         int total = byModule.values().stream().mapToInt(List::size).sum();
-        System.err.printf("vbd: rewriting %d classes in %d modules of %s (once per JDK build)%n",
-                total, byModule.size(), System.getProperty("java.home"));
+        System.err.printf("vbd: rewriting %d classes in %d modules of %s (once per JDK build), %s fields%n",
+                total, byModule.size(), System.getProperty("java.home"), fields.word());
         Path patch = out.resolve("patch");
         Files.createDirectories(patch);
         Path javaHome = Path.of(System.getProperty("java.home"));
@@ -169,6 +180,7 @@ public final class PrepareJdk {
                     e.getValue().size(), done.get() * 100 / Math.max(1, total));
         }
         Files.write(out.resolve("modules.txt"), moduleNames, StandardCharsets.UTF_8);
+        Files.writeString(out.resolve("fields.txt"), fields.word() + "\n", StandardCharsets.UTF_8);
         List<String> classNames = classIndex.keySet().stream().map(n -> n.replace('/', '.')).sorted().toList();
         Files.write(out.resolve("classes.txt"), classNames, StandardCharsets.UTF_8);
         // The modules a class-path program resolves by default: patching any other module makes the
@@ -177,7 +189,7 @@ public final class PrepareJdk {
         Files.write(out.resolve("boot-modules.txt"), boot, StandardCharsets.UTF_8);
         if (image != null) {
             System.err.printf("vbd: linking the rewritten modules into a runtime image, with its class data sharing archive%n");
-            image.link(javaHome, moduleNames, out.resolve(JdkImage.IMAGE));
+            image.link(javaHome, moduleNames, fields, out.resolve(JdkImage.IMAGE));
             JdkCache.deleteTree(out.resolve("image-build"));
         } else {
             System.err.printf("vbd: %s has no jlink: no runtime image, programs run with patched modules%n", javaHome);
@@ -187,6 +199,7 @@ public final class PrepareJdk {
         Map<String, Object> report = new java.util.LinkedHashMap<>();
         report.put("javaHome", System.getProperty("java.home"));
         report.put("javaVersion", System.getProperty("java.version"));
+        report.put("fields", fields.word());
         report.put("classes", total);
         report.put("rewritten", rewritten.get());
         report.put("seconds", Math.round(seconds * 10) / 10.0);

@@ -1,5 +1,6 @@
 package dev.vbd.cli;
 
+import dev.vbd.core.rewrite.FieldMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,7 +76,7 @@ class JdkCacheTest {
         Path one = jar("one.jar", CONTENT, 1_000_000_000_000L, 1_000_000_000_000L);
         Path same = jar("same.jar", CONTENT, 1_700_000_000_000L, 1_700_000_000_000L);
         assertEquals(JdkCache.jarIdentity(one), JdkCache.jarIdentity(same));
-        assertEquals(JdkCache.key(jdk, null, one), JdkCache.key(jdk, null, same));
+        assertEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, one), JdkCache.key(jdk, null, FieldMode.VOLATILE, same));
     }
 
     @Test
@@ -84,8 +85,17 @@ class JdkCacheTest {
         Path one = jar("one.jar", CONTENT, 0, 0);
         Path changed = jar("changed.jar", Map.of("a/A.class", "alpha", "b/B.class", "beta2"), 0, 0);
         Path renamed = jar("renamed.jar", Map.of("a/A.class", "alpha", "b/C.class", "beta"), 0, 0);
-        assertNotEquals(JdkCache.key(jdk, null, one), JdkCache.key(jdk, null, changed));
-        assertNotEquals(JdkCache.key(jdk, null, one), JdkCache.key(jdk, null, renamed));
+        assertNotEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, one), JdkCache.key(jdk, null, FieldMode.VOLATILE, changed));
+        assertNotEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, one), JdkCache.key(jdk, null, FieldMode.VOLATILE, renamed));
+    }
+
+    @Test
+    void aJdkWithFencedFieldsIsAnEntryOfItsOwn() throws IOException {
+        Jdk jdk = fakeJdk("jdk");
+        Path one = jar("one.jar", CONTENT, 0, 0);
+        assertNotEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, one), JdkCache.key(jdk, null, FieldMode.FENCED, one));
+        assertThrows(IllegalArgumentException.class,
+                () -> JdkCache.prepared(tmp.resolve("cache"), jdk, null, FieldMode.SPECULATIVE, one, true));
     }
 
     @Test

@@ -23,7 +23,9 @@ public final class Consulted {
         /** Did vbd make the field volatile? Subject: {@link #field}. */
         MADE_VOLATILE,
         /** Does an access to the field need the fences of a volatile access? Subject: {@link #field}. */
-        FENCED
+        FENCED,
+        /** Is the field declared by a program class, whose every access carries the speculation check? Subject: {@link #field}. */
+        DECLARED_BY_PROGRAM
     }
 
     /** A record, but never compared or hashed: records do that through invokedynamic, which the cold path avoids. */

@@ -82,9 +82,10 @@ public final class ClassRewriter implements FieldOracle {
 
     /**
      * A rewriter for the JDK's own modules. JDK code may run before {@code java.lang.invoke} works,
-     * so relaxed JDK methods cannot link plain field access through invokedynamic: their accesses
-     * to fields vbd made volatile stay volatile (relax the field or its class for plain access).
-     * The JDK methods that report field modifiers to programs are patched ({@link JdkPatches}).
+     * so relaxed JDK methods cannot link plain field access through invokedynamic: with volatile
+     * fields their accesses to fields vbd made volatile stay volatile (relax the field or its class
+     * for plain access); with {@link FieldMode#FENCED} fields they are the plain instruction. The
+     * JDK methods that report field modifiers to programs are patched ({@link JdkPatches}).
      */
     public static ClassRewriter forJdk(Policy policy, ClassBytesSource source) {
         return new ClassRewriter(policy, source, false, true, true);
@@ -108,7 +109,9 @@ public final class ClassRewriter implements FieldOracle {
      * plain instruction, as on stock Java, in every tier; a constructor's accesses to its own
      * object before the object can have left it stay plain too. Reflection, method handles and
      * {@code VarHandle}s reach such a field through the JDK's {@code Unsafe} and {@code VarHandle}
-     * call sites, which vbd rewrites to their volatile modes. Not for the JDK's own modules.
+     * call sites, which vbd rewrites to their volatile modes. The JDK's own modules take it too
+     * ({@link FieldMode#jdk()}); a program's classes must then be rewritten with fenced or
+     * speculative fields, whose accesses to the JDK's fields read the fenced ones from the JDK's markers.
      *
      * <p>{@link FieldMode#SPECULATIVE}: as fenced, and the topmost program class of each hierarchy
      * gets an owner field set on entry to its constructors; accesses to instance fields skip their
@@ -116,7 +119,7 @@ public final class ClassRewriter implements FieldOracle {
      * soundness argument holds for x86-64's total store order: elsewhere the accesses stay fenced.
      */
     public ClassRewriter fields(FieldMode mode) {
-        if (mode != FieldMode.VOLATILE && jdk) throw new IllegalStateException("the JDK's modules keep volatile fields");
+        if (jdk && mode != mode.jdk()) throw new IllegalStateException("the JDK's modules take volatile or fenced fields, not " + mode.word());
         this.fieldMode = mode;
         return this;
     }
@@ -204,12 +207,14 @@ public final class ClassRewriter implements FieldOracle {
                     now = leaks.leakFree(s);
                     break;
                 case MADE_VOLATILE:
-                case FENCED: {
+                case FENCED:
+                case DECLARED_BY_PROGRAM: {
                     int i = s.indexOf(';');
                     int j = s.indexOf(';', i + 1);
                     if (i < 0 || j < 0) return false;
                     String owner = s.substring(0, i), field = s.substring(i + 1, j), desc = s.substring(j + 1);
                     now = a.question() == Consulted.Question.FENCED ? fenced(owner, field, desc)
+                            : a.question() == Consulted.Question.DECLARED_BY_PROGRAM ? declaredByProgram(owner, field, desc)
                             : madeVolatile(owner, field, desc);
                     break;
                 }
@@ -408,6 +413,15 @@ public final class ClassRewriter implements FieldOracle {
      * it may be, and fences on an access that needs none only cost time. For the same reason a
      * kept rewrite is not asked again whether its fenced accesses still need fences.
      */
+    /**
+     * Whether an access to a field must carry the fences of a volatile access because vbd makes it
+     * SC and the JVM sees it plain: a field of a class rewritten (or to be rewritten) with fenced
+     * fields, the JDK's among them when the JDK was prepared so. Unknown classes count as fenced.
+     */
+    public boolean fencedField(String owner, String name, String descriptor) {
+        return fencedNow(owner, name, descriptor);
+    }
+
     private boolean fenced(String owner, String name, String descriptor) {
         boolean f = fencedNow(owner, name, descriptor);
         Consulted.note(Consulted.Question.FENCED, Consulted.field(owner, name, descriptor), f);
@@ -417,8 +431,8 @@ public final class ClassRewriter implements FieldOracle {
     private boolean fencedNow(String owner, String name, String descriptor) {
         String cls = owner;
         for (int depth = 0; cls != null && depth < 64; depth++) {
-            // only the boot and platform loaders define java.*, and the JDK's fields are declared volatile
-            if (cls.startsWith("java/")) return false;
+            // a JDK class comes marked from the prepared JDK (volatile or fenced fields, as it was
+            // prepared), or, while the JDK itself is prepared, unmarked, decided as any other
             ClassFacts f = facts(cls);
             if (f == null) return true;
             ClassFacts.FieldFact field = f.field(name, descriptor);
@@ -430,6 +444,31 @@ public final class ClassRewriter implements FieldOracle {
             cls = f.superName;
         }
         return true;
+    }
+
+    /**
+     * Whether a field is declared by a class of the program, which this rewriter gives the
+     * speculation checks on every access, so that an access to it may skip its fences while the
+     * current thread owns the object. A field the JDK declares is not: the JDK's own code accesses
+     * it fenced and unchecked, so another thread's access through a JDK method would switch nothing.
+     * An unreadable class in the way counts as the JDK.
+     */
+    private boolean declaredByProgram(String owner, String name, String descriptor) {
+        boolean p = declaredByProgramNow(owner, name, descriptor);
+        Consulted.note(Consulted.Question.DECLARED_BY_PROGRAM, Consulted.field(owner, name, descriptor), p);
+        return p;
+    }
+
+    private boolean declaredByProgramNow(String owner, String name, String descriptor) {
+        String cls = owner;
+        for (int depth = 0; cls != null && depth < 64; depth++) {
+            if (isJdkName(cls)) return false;
+            ClassFacts f = facts(cls);
+            if (f == null || policy.exclusion(cls) != null) return false;
+            if (f.field(name, descriptor) != null) return true;
+            cls = f.superName;
+        }
+        return false;
     }
 
     /**
@@ -557,7 +596,7 @@ public final class ClassRewriter implements FieldOracle {
                     : early == null ? ClassRewriter.this::fenced
                     : (o, n, d) -> early.madeVolatile(o, n, d) || fenced(o, n, d);
             FencedFieldVisitor fields = oracle == null ? null
-                    : speculativeChecks() ? new SpeculativeFieldVisitor(arrays, oracle)
+                    : speculativeChecks() ? new SpeculativeFieldVisitor(arrays, oracle, ClassRewriter.this::declaredByProgram)
                     : new FencedFieldVisitor(arrays, oracle);
             MethodVisitor body = fields == null ? arrays : fields;
             boolean constructor = fenced && name.equals("<init>");

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * How the program's fields are made sequentially consistent ({@code --fields}). The JDK's own
- * modules always take {@link #VOLATILE}.
+ * modules take {@link #jdk()}: volatile or fenced, never speculative.
  */
 public enum FieldMode {
     /** Fields that should be SC are declared volatile. */
@@ -26,6 +26,16 @@ public enum FieldMode {
     /** Whether the fields stay plain in the JVM. */
     public boolean plainInJvm() {
         return this != VOLATILE;
+    }
+
+    /**
+     * How the JDK's own fields are made SC alongside a program's in this mode: plain in the JVM
+     * whenever the program's are, so that relaxed JDK code gets the plain instruction too and a
+     * JDK constructor's stores to its own object stay plain; never speculative (the JDK's classes
+     * get no owner field).
+     */
+    public FieldMode jdk() {
+        return plainInJvm() ? FENCED : VOLATILE;
     }
 
     /** The mode a word names, or null. */

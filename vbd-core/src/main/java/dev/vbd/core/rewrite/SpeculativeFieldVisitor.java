@@ -25,21 +25,27 @@ import org.objectweb.asm.Type;
  * it first passes the object to {@code beforeClone}, which switches its hierarchy when another
  * thread owns it. Nothing branches in the method: the fences are decided inside {@code afterLoad}/{@code afterStore},
  * and the method's stack map frames stay as they are. Static fields keep their fences; so do
- * class files older than version 51, which cannot hold {@code invokedynamic}.
+ * fields the JDK declares (its code accesses them unchecked), and class files older than version
+ * 51, which cannot hold {@code invokedynamic}.
  */
 final class SpeculativeFieldVisitor extends FencedFieldVisitor {
     private static final Handle OWNED = new Handle(Opcodes.H_INVOKESTATIC, Conventions.SPECULATION,
             Conventions.OWNED_BSM, Conventions.OWNED_BSM_DESC, false);
+    private final FieldOracle checked;
     private int extraStack;
 
-    SpeculativeFieldVisitor(MethodVisitor next, FieldOracle fence) {
+    /** {@code checked} answers whether every access to a field carries the check (a program's field, not the JDK's). */
+    SpeculativeFieldVisitor(MethodVisitor next, FieldOracle fence, FieldOracle checked) {
         super(next, fence);
+        this.checked = checked;
     }
 
     @Override
     void fenced(int opcode, String owner, String name, String descriptor) {
         boolean wide = Type.getType(descriptor).getSize() == 2;
-        if (opcode == Opcodes.GETFIELD) {
+        if ((opcode == Opcodes.GETFIELD || opcode == Opcodes.PUTFIELD) && !checked.madeVolatile(owner, name, descriptor)) {
+            super.fenced(opcode, owner, name, descriptor);
+        } else if (opcode == Opcodes.GETFIELD) {
             mv.visitInsn(Opcodes.DUP);
             owned(owner);
             mv.visitInsn(Opcodes.SWAP);

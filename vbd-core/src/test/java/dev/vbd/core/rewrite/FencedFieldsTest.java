@@ -123,10 +123,60 @@ class FencedFieldsTest {
                 Bytecode.of(rewritten("f/User"), "readDeclared"));
     }
 
+    /** A class of the running JDK, as its modules hold it. */
+    private static byte[] jdkClass(String name) {
+        try (java.io.InputStream in = ClassLoader.getSystemResourceAsStream(name + ".class")) {
+            return in == null ? null : in.readAllBytes();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** java.awt.Point as the JDK prepared with {@code mode} fields holds it: rewritten, with its marker. */
+    private static byte[] preparedJdkPoint(FieldMode mode) {
+        RewriteResult r = ClassRewriter.forJdk(Policy.defaults(), FencedFieldsTest::jdkClass).fields(mode)
+                .rewrite(jdkClass("java/awt/Point"));
+        assertEquals(RewriteResult.Status.REWRITTEN, r.status(), r::reason);
+        return r.bytes();
+    }
+
+    private static List<String> readJdk(FieldMode jdk, FieldMode program) {
+        Map<String, byte[]> classes = new java.util.HashMap<>(CLASSES);
+        classes.put("java/awt/Point", preparedJdkPoint(jdk));
+        ClassRewriter r = new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(classes)).fields(program);
+        return Bytecode.of(Bytecode.rewritten(r, classes, "f/User"), "readJdk");
+    }
+
     @Test
-    void aFieldOfTheJdkIsVolatileInTheJvmAndNeedsNoFences() {
-        assertEquals(List.of("ALOAD 0", "GETFIELD java/awt/Point.x : I", "IRETURN"),
-                Bytecode.of(rewritten("f/User"), "readJdk"));
+    void aFieldOfAJdkPreparedWithVolatileFieldsIsVolatileInTheJvmAndNeedsNoFences() {
+        assertEquals(List.of("ALOAD 0", "GETFIELD java/awt/Point.x : I", "IRETURN"), readJdk(FieldMode.VOLATILE, FieldMode.FENCED));
+    }
+
+    @Test
+    void aFieldOfAJdkPreparedWithFencedFieldsIsFencedAndNeverSpeculative() {
+        List<String> fenced = List.of("ALOAD 0", "GETFIELD java/awt/Point.x : I", ACQUIRE, "IRETURN");
+        assertEquals(fenced, readJdk(FieldMode.FENCED, FieldMode.FENCED));
+        // the JDK's own code accesses it unchecked: an owner's fast path would miss another thread's access
+        assertEquals(fenced, readJdk(FieldMode.FENCED, FieldMode.SPECULATIVE));
+    }
+
+    @Test
+    void theJdksModulesTakeFencedFieldsWithPlainConstructorsAndPlainRelaxedMethods() throws Exception {
+        byte[] point = preparedJdkPoint(FieldMode.FENCED);
+        assertEquals(0, Bytecode.access(point, "x") & (Opcodes.ACC_VOLATILE | Opcodes.ACC_FINAL));
+        assertEquals(List.of("ALOAD 0", "GETFIELD java/awt/Point.x : I", ACQUIRE, "I2D", "DRETURN"), Bytecode.of(point, "getX"));
+        List<String> init = Bytecode.of(point, "<init>(II)V");
+        assertEquals(List.of("ALOAD 0", "INVOKESPECIAL java/awt/geom/Point2D.<init> ()V",
+                "ALOAD 0", "ILOAD 1", "PUTFIELD java/awt/Point.x : I",
+                "ALOAD 0", "ILOAD 2", "PUTFIELD java/awt/Point.y : I", PUBLISH, "RETURN"), init);
+        Policy relaxed = new Policy(dev.vbd.core.policy.RelaxedConfig.parse("test", List.of("method java.awt.Point#getX")));
+        byte[] relaxedPoint = ClassRewriter.forJdk(relaxed, FencedFieldsTest::jdkClass).fields(FieldMode.FENCED)
+                .rewrite(jdkClass("java/awt/Point")).bytes();
+        assertEquals(List.of("ALOAD 0", "GETFIELD java/awt/Point.x : I", "I2D", "DRETURN"), Bytecode.of(relaxedPoint, "getX"));
+        // with volatile fields, the same relaxed JDK method keeps the volatile access: no invokedynamic in the JDK
+        byte[] volatilePoint = ClassRewriter.forJdk(relaxed, FencedFieldsTest::jdkClass).rewrite(jdkClass("java/awt/Point")).bytes();
+        assertEquals(Opcodes.ACC_VOLATILE, Bytecode.access(volatilePoint, "x") & Opcodes.ACC_VOLATILE);
+        assertEquals(List.of("ALOAD 0", "GETFIELD java/awt/Point.x : I", "I2D", "DRETURN"), Bytecode.of(volatilePoint, "getX"));
     }
 
     @Test
@@ -234,8 +284,8 @@ class FencedFieldsTest {
     }
 
     @Test
-    void theJdksModulesKeepVolatileFields() {
+    void theJdksModulesTakeNoSpeculativeFields() {
         assertThrows(IllegalStateException.class,
-                () -> ClassRewriter.forJdk(Policy.defaults(), Bytecode.sourceOf(CLASSES)).fields(FieldMode.FENCED));
+                () -> ClassRewriter.forJdk(Policy.defaults(), Bytecode.sourceOf(CLASSES)).fields(FieldMode.SPECULATIVE));
     }
 }

@@ -280,6 +280,24 @@ class VerifyTest {
         assertEquals("jdk", rep.get("mode"));
     }
 
+    /**
+     * The JDK prepared for fenced and speculative programs: its own fields plain in the JVM, every
+     * access to them fenced but a constructor's to its own object before the object can leave it.
+     */
+    @Test
+    void preparedJdkWithFencedFieldsIsSequentiallyConsistent() throws Exception {
+        Path json = WORK.resolve("jdk-fenced.json");
+        Result r = vbd("verify", "-q", "--jdk", "--fields", "fenced", "--json", json.toString(), "--", "java");
+        Map<String, Object> rep = report(json);
+        assertEquals(0, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertEquals(n(rep, "classes") - n(rep, "excluded"), n(rep, "rewritten"));
+        assertTrue(n(rep, "unpublishedAccesses") > 10000, "constructor stores left plain: " + rep.get("unpublishedAccesses"));
+        Path volatileJson = WORK.resolve("jdk-0.json");
+        if (!Files.isRegularFile(volatileJson)) vbd("verify", "-q", "--jdk", "--json", volatileJson.toString(), "--", "java");
+        assertEquals(0, n(report(volatileJson), "unpublishedAccesses"), "with volatile fields a constructor's stores are volatile");
+    }
+
     @Test
     void unrewrittenJarIsReportedStatically() throws Exception {
         Path jar = HOME.resolve("vbd-demo/target/vbd-demo.jar");
