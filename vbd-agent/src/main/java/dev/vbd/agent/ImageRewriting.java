@@ -64,11 +64,8 @@ public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
             return;
         }
         File jdkDir = new File(System.getProperty("java.home")).getAbsoluteFile().getParentFile();
-        FieldMode fields = LoadTimeRewriter.programFields(jdkDir, options.fields());
-        if (fields == null) {
-            LoadTimeRewriter.die(LoadTimeRewriter.fieldsMismatch(jdkDir, options.fields()));
-            return;
-        }
+        FieldMode fields = LoadTimeRewriter.programFieldsOrDie(jdkDir, options.fields());
+        if (fields == null) return;
         RewriteStats stats = new RewriteStats();
         DeclaredModifiers declared = new DeclaredModifiers();
         declared.install();

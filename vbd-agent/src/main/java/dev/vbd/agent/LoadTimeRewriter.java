@@ -111,24 +111,20 @@ final class LoadTimeRewriter {
 
     /**
      * How the program's fields are made SC: as {@code asked}, or, when the options do not say, as
-     * the JDK in {@code dir} was prepared ({@code fields.txt}; volatile if it does not say). Null
-     * when the JDK cannot serve the mode asked for: its own fields must be fenced exactly when the
-     * program's stay plain ({@link FieldMode#jdk()}), or the program's classes would access them
-     * without the fences they need. {@link #fieldsMismatch} says why.
+     * the JDK in {@code dir} was prepared ({@code fields.txt}; volatile if it does not say). When
+     * the JDK cannot serve the mode asked for, stops the JVM and returns null: the JDK's own fields
+     * must be fenced exactly when the program's stay plain ({@link FieldMode#jdk()}), or the
+     * program's classes would access them without the fences they need.
      */
-    static FieldMode programFields(File dir, FieldMode asked) {
+    static FieldMode programFieldsOrDie(File dir, FieldMode asked) {
         FieldMode prepared = preparedFields(dir);
         if (asked == null) return prepared == null ? FieldMode.VOLATILE : prepared;
-        return prepared == null || prepared == asked.jdk() ? asked : null;
-    }
-
-    /** The message for a mode {@link #programFields} refuses. */
-    static String fieldsMismatch(File dir, FieldMode asked) {
-        FieldMode prepared = preparedFields(dir);
-        return "the JDK prepared in " + dir + " has " + (prepared == null ? "unknown" : prepared.word()) + " fields, and "
-                + asked.word() + " fields need one prepared with " + asked.jdk().word() + " fields; start the program"
-                + " through 'bin/vbd run --fields " + asked.word() + "', or use the options 'bin/vbd jvm-args --fields "
-                + asked.word() + "' prints";
+        if (prepared == null || prepared == asked.jdk()) return asked;
+        die("the JDK prepared in " + dir + " has " + prepared.word() + " fields, and " + asked.word()
+                + " fields need one prepared with " + asked.jdk().word() + " fields; start the program through"
+                + " 'bin/vbd run --fields " + asked.word() + "', or use the options 'bin/vbd jvm-args --fields "
+                + asked.word() + "' prints");
+        return null;
     }
 
     /** How the JDK in {@code dir} made its fields SC, or null when the directory does not say (or none is known). */

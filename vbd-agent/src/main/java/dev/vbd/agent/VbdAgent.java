@@ -34,11 +34,8 @@ public final class VbdAgent {
             return;
         }
         File jdkDir = options.jdkDir() == null ? null : options.jdkDir().toFile();
-        FieldMode fields = LoadTimeRewriter.programFields(jdkDir, options.fields());
-        if (fields == null) {
-            LoadTimeRewriter.die(LoadTimeRewriter.fieldsMismatch(jdkDir, options.fields()));
-            return;
-        }
+        FieldMode fields = LoadTimeRewriter.programFieldsOrDie(jdkDir, options.fields());
+        if (fields == null) return;
         if (java.util.concurrent.atomic.VbdRuntime.rewritesDefinedClasses()) {
             LoadTimeRewriter.die("this Java home is a vbd runtime image that rewrites every class itself;"
                     + " vbd's agent runs in it only with -Dvbd.rewrite=agent");

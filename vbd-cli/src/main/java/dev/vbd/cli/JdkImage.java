@@ -148,18 +148,14 @@ final class JdkImage {
         Path java = out.resolve("bin").resolve(LAUNCHER);
         Path classList = out.resolve("lib/classlist");
         withoutGeneratedClasses(classList);
-        String options = trainingOptions(fields);
-        withTrainingClasses(java, classList, options);
-        // the image's rewriting starts in the dump too, and checks the options against the image's fields
-        List<String> dump = new ArrayList<>(List.of(java.toString(), "-Xshare:dump"));
-        if (!options.isEmpty()) dump.add("-D" + ImageRewriting.OPTIONS_PROPERTY + "=" + options);
-        run(work.resolve("cds.log"), dump.toArray(String[]::new));
+        withTrainingClasses(java, classList, trainingOptions(fields));
+        run(work.resolve("cds.log"), java.toString(), "-Xshare:dump");
     }
 
     /**
-     * The image's options for its own runs: a JDK with fenced fields serves programs with fenced
-     * and speculative fields, and trains with speculative ones, whose rewrite runs the fenced
-     * one's visitors too.
+     * The image's options for its training runs: a JDK with fenced fields serves programs with
+     * fenced and speculative fields, and trains with speculative ones, whose rewrite runs the
+     * fenced one's visitors too. (Without options the image takes its JDK's own mode.)
      */
     private static String trainingOptions(FieldMode fields) {
         FieldMode program = fields == FieldMode.VOLATILE ? FieldMode.VOLATILE : FieldMode.SPECULATIVE;
