@@ -19,7 +19,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * </pre>
  * {@code r1 == 0 && r2 == 0} is forbidden under SC. A waits a random while before its store, so that
  * its store and check fall, round after round, at every point of B's transition
- * (by default, up to one and a half times the transition's median length).
+ * (by default, up to one and a half times the transition's median length, with every scale down to
+ * 1/64 of that drawn equally often); B waits up to 3.2 microseconds before its first touch, so that
+ * the two meet whichever is the faster to reach its accesses.
  *
  * <p>The accesses are written out by hand here, in the order the rewriter emits them; each
  * {@link Protocol} is one way of ordering the check against the access it guards.
@@ -155,12 +157,13 @@ public final class OwnershipTransition {
     }
 
     /**
-     * How long B's first touch takes, so that A's store can fall anywhere in it: a safepoint's length,
-     * or, without one, about the time a compare-and-set and a few accesses take.
+     * How long B's first touch may take, so that A's store can fall anywhere in it: a safepoint's
+     * length, or, without one, a bound well above the time one core takes to see another's store
+     * (tens to hundreds of nanoseconds, depending on the machine), since B's accesses follow it.
      */
     long transitionNanos() {
         if (protocol == Protocol.NO_HANDSHAKE) {
-            return 200;
+            return 3_200;
         }
         long[] t = new long[15];
         for (int i = 0; i < t.length; i++) {
@@ -170,6 +173,32 @@ public final class OwnershipTransition {
         }
         Arrays.sort(t);
         return t[t.length / 2] * 3 / 2;
+    }
+
+    /**
+     * B waits a random while too, up to this: on a machine where A reaches its store later than B
+     * finishes, whatever A's delay, only B's delay lets the two meet.
+     */
+    private static final long B_MAX_DELAY_NANOS = 3_200;
+
+    /** Halvings of the bound that a round's delay is drawn under, each equally often. */
+    private static final int DELAY_SCALES = 7;
+
+    /**
+     * A's delay: uniform up to the bound halved a random number of times, so that every scale from
+     * the bound down to 1/64 of it gets as many rounds; where in B's transition the store must fall
+     * to be caught depends on the machine, and this finds the spot on any.
+     */
+    static long delay(ThreadLocalRandom random, long maxDelayNanos) {
+        long scale = maxDelayNanos >> random.nextInt(DELAY_SCALES);
+        return random.nextLong(scale + 1);
+    }
+
+    private static void spin(long nanos) {
+        long until = System.nanoTime() + nanos;
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
     }
 
     /**
@@ -188,10 +217,7 @@ public final class OwnershipTransition {
             s.y = 0;
             Round r = new Round(o);
             round = r;
-            long until = System.nanoTime() + random.nextLong(maxDelayNanos + 1);
-            while (System.nanoTime() < until) {
-                Thread.onSpinWait();
-            }
+            spin(delay(random, maxDelayNanos));
             store(o, 1);
             int r1 = s.y;
             while (!r.bDone) {
@@ -208,6 +234,7 @@ public final class OwnershipTransition {
     }
 
     private void actorB() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
         Round last = null;
         while (!stop) {
             Round r = round;
@@ -216,6 +243,7 @@ public final class OwnershipTransition {
                 continue;
             }
             last = r;
+            spin(delay(random, B_MAX_DELAY_NANOS));
             load(r.o, false);
             s.y = 1;
             r.r2 = load(r.o, true);

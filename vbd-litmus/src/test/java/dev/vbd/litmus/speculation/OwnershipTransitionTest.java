@@ -20,8 +20,10 @@ class OwnershipTransitionTest {
     @Test
     void aTransitionThatStopsNoThreadIsCaught() throws InterruptedException {
         OwnershipTransition test = new OwnershipTransition(Protocol.NO_HANDSHAKE);
-        long[] outcomes = test.run(20_000_000, test.transitionNanos(), true);
+        long maxDelayNanos = test.transitionNanos();
+        long[] outcomes = test.run(20_000_000, maxDelayNanos, true);
         long rounds = outcomes[0] + outcomes[1] + outcomes[2] + outcomes[3];
-        assertTrue(outcomes[0] > 0, "no forbidden outcome in " + rounds + " rounds");
+        assertTrue(outcomes[0] > 0, "no forbidden outcome in " + rounds + " rounds, the owner's store delayed up to "
+                + maxDelayNanos + " ns; outcomes 01/10/11: " + outcomes[1] + "/" + outcomes[2] + "/" + outcomes[3]);
     }
 }
