@@ -5,6 +5,7 @@ import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldMode;
 import dev.vbd.core.rewrite.FieldOracle;
+import dev.vbd.core.rewrite.JdkFencedFields;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
 import dev.vbd.core.rewrite.RewriteStore;
@@ -43,6 +44,7 @@ final class LoadTimeRewriter {
     private ClassRewriter bootRewriter;
     private FieldOracle plainInJvm;
     private RewriteStore store;
+    private JdkFencedFields jdkFenced;
 
     LoadTimeRewriter(Policy policy, boolean skipUnrewritable, FieldMode fields, RewriteStats stats,
                      DeclaredModifiers declared, boolean readOnThisThread) {
@@ -142,6 +144,16 @@ final class LoadTimeRewriter {
         this.plainInJvm = plain;
     }
 
+    /** Which fields of the prepared JDK need fences ({@link ClassRewriter#jdkFencedFields}); call before the first rewrite. */
+    synchronized void jdkFencedFields(JdkFencedFields table) {
+        this.jdkFenced = table;
+    }
+
+    /** The table of the fenced fields of the JDK prepared in {@code dir}, as this JVM may use it, or null. */
+    static JdkFencedFields jdkFencedFieldsOf(File dir) {
+        return dir == null ? null : JdkFencedFields.of(dir, System.getProperties());
+    }
+
     /** Where rewrites are kept between runs ({@link ClassRewriter#store}); call before the first rewrite. */
     synchronized void store(RewriteStore store) {
         this.store = store;
@@ -161,9 +173,11 @@ final class LoadTimeRewriter {
     }
 
     private ClassRewriter newRewriter(ClassLoader loader, boolean jdkLoader) {
-        return new ClassRewriter(policy, new LoaderBytesSource(loader, readOnThisThread), jdkLoader)
-                .fenceFields(plainInJvm).fields(jdkLoader || loader == null ? fields.jdk() : fields)
+        boolean jdk = jdkLoader || loader == null;
+        ClassRewriter r = new ClassRewriter(policy, new LoaderBytesSource(loader, readOnThisThread), jdk)
+                .fenceFields(plainInJvm).fields(jdk ? fields.jdk() : fields)
                 .store(store);
+        return jdk ? r : r.jdkFencedFields(jdkFenced);
     }
 
     static boolean containsMarker(byte[] bytes) {

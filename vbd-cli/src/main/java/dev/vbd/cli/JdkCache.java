@@ -28,7 +28,7 @@ import java.util.zip.ZipFile;
  * The rewritten JDK, prepared once per JDK build (and per relaxed config, which can reach JDK
  * code, and per way of making the JDK's fields SC, {@link FieldMode#jdk()}) under the cache directory: {@code $VBD_CACHE}, else {@code $XDG_CACHE_HOME/vbd}, else
  * {@code ~/.cache/vbd}, unless {@code --cache} names another. Layout: {@code patch/<module>.jar},
- * {@code modules.txt}, {@code boot-modules.txt}, {@code fields.txt}, {@code report.json}, {@code complete}, {@code last-used}.
+ * {@code modules.txt}, {@code boot-modules.txt}, {@code fields.txt}, {@code fenced-fields.txt}, {@code report.json}, {@code complete}, {@code last-used}.
  *
  * <p>An entry is keyed by the content of vbd's jar, so identical builds share it, and several
  * builds (two checkouts, say) keep theirs side by side: at most {@link #keep()} entries per JDK

@@ -5,6 +5,7 @@ import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldMode;
+import dev.vbd.core.rewrite.JdkFencedFields;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
 import dev.vbd.core.verify.Json;
@@ -138,6 +139,7 @@ public final class PrepareJdk {
         AtomicInteger done = new AtomicInteger();
         AtomicInteger rewritten = new AtomicInteger();
         Map<String, String> failures = new ConcurrentHashMap<>();
+        JdkFencedFields.Builder fencedFields = new JdkFencedFields.Builder();
         int moduleNo = 0;
         List<String> moduleNames = new ArrayList<>();
         for (Map.Entry<String, List<Path>> e : byModule.entrySet()) {
@@ -154,6 +156,7 @@ public final class PrepareJdk {
                 } catch (IOException ex) {
                     throw new UncheckedIOException(ex);
                 }
+                boolean failed = false;
                 try {
                     RewriteResult r = rewriter.rewrite(result);
                     if (r.status() == RewriteResult.Status.REWRITTEN) {
@@ -162,8 +165,11 @@ public final class PrepareJdk {
                     }
                 } catch (RewriteException ex) {
                     failures.put(ex.className(), ex.getMessage());
+                    failed = true;
                 }
                 entries.put(rel, result);
+                if (failed) fencedFields.addUnrewritten(result);
+                else fencedFields.add(result);
                 done.incrementAndGet();
             });
             if (module.equals("java.base")) {
@@ -181,6 +187,9 @@ public final class PrepareJdk {
         }
         Files.write(out.resolve("modules.txt"), moduleNames, StandardCharsets.UTF_8);
         Files.writeString(out.resolve("fields.txt"), fields.word() + "\n", StandardCharsets.UTF_8);
+        if (!JdkFencedFields.write(out.resolve(JdkFencedFields.FILE), fencedFields.keys())) {
+            System.err.printf("vbd: a JDK field's name holds a newline: no table of fenced fields, programs read the JDK's class files%n");
+        }
         List<String> classNames = classIndex.keySet().stream().map(n -> n.replace('/', '.')).sorted().toList();
         Files.write(out.resolve("classes.txt"), classNames, StandardCharsets.UTF_8);
         // The modules a class-path program resolves by default: patching any other module makes the

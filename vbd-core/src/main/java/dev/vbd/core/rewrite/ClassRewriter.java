@@ -59,6 +59,8 @@ public final class ClassRewriter implements FieldOracle {
     private volatile RewriteStore store;
     /** How fields are made sequentially consistent (see {@link #fields}). */
     private volatile FieldMode fieldMode = FieldMode.VOLATILE;
+    /** Which fields of the prepared JDK need fences, if known (see {@link #jdkFencedFields}). */
+    private volatile JdkFencedFields jdkFenced;
 
     /** A rewriter for application classes loaded at run time, after the JVM has booted. */
     public ClassRewriter(Policy policy, ClassBytesSource source) {
@@ -121,6 +123,20 @@ public final class ClassRewriter implements FieldOracle {
     public ClassRewriter fields(FieldMode mode) {
         if (jdk && mode != mode.jdk()) throw new IllegalStateException("the JDK's modules take volatile or fenced fields, not " + mode.word());
         this.fieldMode = mode;
+        return this;
+    }
+
+    /**
+     * Answers whether an access to a field of a {@code java.*} class needs fences from the prepared
+     * JDK's table instead of the class file. Only the boot and platform class loaders define
+     * {@code java.*} classes, so each is the prepared JDK's, unless a module of the JDK was patched
+     * at launch or the class was made at run time; a program's classes cannot name the latter, and
+     * the caller leaves the table out for the former. Not for the JDK's own class loaders: their
+     * classes made at run time access their own fields.
+     */
+    public ClassRewriter jdkFencedFields(JdkFencedFields table) {
+        if (jdk || privileged) throw new IllegalStateException("the JDK's own classes are not rewritten with the JDK's table");
+        this.jdkFenced = table;
         return this;
     }
 
@@ -430,7 +446,10 @@ public final class ClassRewriter implements FieldOracle {
 
     private boolean fencedNow(String owner, String name, String descriptor) {
         String cls = owner;
+        JdkFencedFields table = jdkFenced;
         for (int depth = 0; cls != null && depth < 64; depth++) {
+            // the field is declared here or above, all of it the JDK's
+            if (table != null && cls.startsWith("java/")) return table.fenced(name, descriptor);
             // a JDK class comes marked from the prepared JDK (volatile or fenced fields, as it was
             // prepared), or, while the JDK itself is prepared, unmarked, decided as any other
             ClassFacts f = facts(cls);

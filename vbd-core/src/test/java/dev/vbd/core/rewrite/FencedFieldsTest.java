@@ -15,7 +15,9 @@ import static dev.vbd.core.rewrite.Bytecode.ACQUIRE;
 import static dev.vbd.core.rewrite.Bytecode.FULL;
 import static dev.vbd.core.rewrite.Bytecode.RELEASE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Fenced fields: the fields stay plain in the JVM, every access outside relaxed code carries the
@@ -56,6 +58,11 @@ class FencedFieldsTest {
                 static int readDeclared(Point p) { return p.declared; }
                 static int readElsewhere(gone.Missing m) { return m.v; }
                 static int readJdk(java.awt.Point p) { return p.x; }
+                static int readInherited(SubPoint p) { return p.x; }
+            }
+            """, """
+            package f;
+            public class SubPoint extends java.awt.Point {
             }
             """, """
             package f;
@@ -158,6 +165,54 @@ class FencedFieldsTest {
         assertEquals(fenced, readJdk(FieldMode.FENCED, FieldMode.FENCED));
         // the JDK's own code accesses it unchecked: an owner's fast path would miss another thread's access
         assertEquals(fenced, readJdk(FieldMode.FENCED, FieldMode.SPECULATIVE));
+    }
+
+    /**
+     * The program's rewriter given the table of the JDK's fenced fields: it answers for a field of a
+     * {@code java.*} class, declared there or inherited by a program class, without the class file.
+     */
+    private static List<String> readJdkWithTable(List<String> fencedKeys, String method) throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("fenced-fields", ".txt");
+        try {
+            assertTrue(JdkFencedFields.write(file, fencedKeys));
+            Map<String, byte[]> classes = new java.util.HashMap<>(CLASSES);
+            classes.put("java/awt/Point", preparedJdkPoint(FieldMode.FENCED));
+            java.util.Set<String> asked = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            ClassRewriter r = new ClassRewriter(Policy.defaults(), name -> {
+                asked.add(name);
+                return classes.get(name);
+            }).fields(FieldMode.FENCED).jdkFencedFields(JdkFencedFields.read(file.toFile()));
+            List<String> code = Bytecode.of(Bytecode.rewritten(r, classes, "f/User"), method);
+            assertFalse(asked.contains("java/awt/Point"), "read the JDK's class file: " + asked);
+            return code;
+        } finally {
+            java.nio.file.Files.delete(file);
+        }
+    }
+
+    @Test
+    void theJdksTableOfFencedFieldsAnswersWithoutReadingTheJdk() throws Exception {
+        JdkFencedFields.Builder jdk = new JdkFencedFields.Builder();
+        jdk.add(preparedJdkPoint(FieldMode.FENCED));
+        List<String> keys = List.copyOf(jdk.keys());
+        assertEquals(java.util.Set.of("x.I", "y.I"), jdk.keys());
+        assertEquals(List.of("ALOAD 0", "GETFIELD java/awt/Point.x : I", ACQUIRE, "IRETURN"), readJdkWithTable(keys, "readJdk"));
+        assertEquals(List.of("ALOAD 0", "GETFIELD f/SubPoint.x : I", ACQUIRE, "IRETURN"), readJdkWithTable(keys, "readInherited"));
+        // a field the table does not list needs no fences: the JDK declares it final or volatile
+        assertEquals(List.of("ALOAD 0", "GETFIELD java/awt/Point.x : I", "IRETURN"), readJdkWithTable(List.of("y.I"), "readJdk"));
+        assertEquals(List.of("ALOAD 0", "GETFIELD f/SubPoint.x : I", "IRETURN"), readJdkWithTable(List.of(), "readInherited"));
+        // a JDK prepared with volatile fields has none
+        JdkFencedFields.Builder volatileJdk = new JdkFencedFields.Builder();
+        volatileJdk.add(preparedJdkPoint(FieldMode.VOLATILE));
+        assertEquals(java.util.Set.of(), volatileJdk.keys());
+    }
+
+    @Test
+    void theJdksOwnLoadersTakeNoTable() {
+        assertThrows(IllegalStateException.class,
+                () -> new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(CLASSES), true).jdkFencedFields(null));
+        assertThrows(IllegalStateException.class,
+                () -> ClassRewriter.forJdk(Policy.defaults(), Bytecode.sourceOf(CLASSES)).jdkFencedFields(null));
     }
 
     @Test

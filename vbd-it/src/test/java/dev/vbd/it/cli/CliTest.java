@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command line's contract: bad input gets a clear error that names it; nothing is lost. */
@@ -510,6 +511,10 @@ class CliTest {
         assertEquals(0, prepared.status(), prepared.err());
         Path dir = Path.of(prepared.out().strip());
         assertEquals("fenced", Files.readString(dir.resolve("fields.txt")).strip());
+        // the fields a program's access to a java.* class's field must fence, read without the JDK's class files
+        List<String> fencedFields = Files.readAllLines(dir.resolve("fenced-fields.txt"));
+        assertTrue(fencedFields.contains("modCount.I") && fencedFields.contains("x.I"), "AbstractList.modCount, Point.x");
+        assertFalse(fencedFields.contains("out.Ljava/io/PrintStream;"), "System.out is final");
         Path java = dir.resolve("image/bin/java");
         Assumptions.assumeTrue(Files.isExecutable(java), "this JDK has no runtime image");
         Process ok = new ProcessBuilder(java.toString(), "-cp", classes.toString(), "Echo", "fenced").redirectErrorStream(true).start();
