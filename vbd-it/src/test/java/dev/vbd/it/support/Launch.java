@@ -88,7 +88,7 @@ public final class Launch {
     }
 
     public Outcome vbd() {
-        prepare(jvm, relaxedConfig);
+        prepare(jvm, relaxedConfig, fields);
         List<String> cmd = new ArrayList<>(vbdPrefix("run"));
         if (agent) cmd.add("--agent");
         if (fields != null) cmd.addAll(List.of("--fields", fields));
@@ -125,14 +125,17 @@ public final class Launch {
      * Prepares the JDK for vbd once per test run before the first program runs on it, so that
      * the one-time preparation (and a rebuild of vbd, when its sources changed) neither counts
      * against a program's timeout nor shows up in the program's stderr. A relaxed config is part
-     * of the preparation (it may relax JDK classes), so each config is prepared on its own.
+     * of the preparation (it may relax JDK classes), and so is the way of making fields SC (fenced
+     * and speculative fields take a JDK prepared with fenced fields), so each is prepared on its own.
      */
-    private static void prepare(Jvm jvm, Path relaxedConfig) {
+    private static void prepare(Jvm jvm, Path relaxedConfig, String fields) {
         // keyed by the jar's time stamp too: when vbd is rebuilt during a test run, its new build
         // prepares the JDK afresh, and that must happen here, not inside a program's run
-        String key = jvm.feature() + "@" + jarStamp() + (relaxedConfig == null ? "" : "@" + relaxedConfig);
+        String key = jvm.feature() + "@" + jarStamp() + (relaxedConfig == null ? "" : "@" + relaxedConfig)
+                + (fields == null ? "" : "@" + fields);
         PREPARED.computeIfAbsent(key, k -> {
             List<String> cmd = new ArrayList<>(vbdPrefix("prepare"));
+            if (fields != null) cmd.addAll(List.of("--fields", fields));
             if (relaxedConfig != null) {
                 cmd.add("--relaxed");
                 cmd.add(relaxedConfig.toString());
