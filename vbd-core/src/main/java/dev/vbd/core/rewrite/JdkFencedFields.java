@@ -46,7 +46,7 @@ public final class JdkFencedFields {
     /**
      * Writes the table of these fields, each {@code name.descriptor}. Returns false and writes
      * nothing when a key has a newline, which a line cannot hold: without the file, the program's
-     * rewriter reads the JDK's class files as before.
+     * rewriter reads the JDK's class files instead.
      */
     public static boolean write(Path file, Collection<String> keys) throws IOException {
         byte[][] sorted = new byte[keys.size()][];
