@@ -71,7 +71,7 @@ public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
         declared.install();
         LoadTimeRewriter rewriter = new LoadTimeRewriter(policy, options.skipUnrewritable(), fields, stats, declared, true);
         rewriter.store(store(options.relaxed()));
-        rewriter.jdkFencedFields(LoadTimeRewriter.jdkFencedFieldsOf(jdkDir));
+        rewriter.jdkFencedFields(jdkDir);
         new HiddenClasses(rewriter, stats, false).install();
         VbdRuntime.classDefinitions(new ImageRewriting(rewriter));
     }

@@ -144,14 +144,12 @@ final class LoadTimeRewriter {
         this.plainInJvm = plain;
     }
 
-    /** Which fields of the prepared JDK need fences ({@link ClassRewriter#jdkFencedFields}); call before the first rewrite. */
-    synchronized void jdkFencedFields(JdkFencedFields table) {
-        this.jdkFenced = table;
-    }
-
-    /** The table of the fenced fields of the JDK prepared in {@code dir}, as this JVM may use it, or null. */
-    static JdkFencedFields jdkFencedFieldsOf(File dir) {
-        return dir == null ? null : JdkFencedFields.of(dir, System.getProperties());
+    /**
+     * Takes which fields of the JDK prepared in {@code dir} need fences from its table, as far as
+     * this JVM may use it ({@link ClassRewriter#jdkFencedFields}); call before the first rewrite.
+     */
+    synchronized void jdkFencedFields(File dir) {
+        this.jdkFenced = dir == null ? null : JdkFencedFields.of(dir, System.getProperties());
     }
 
     /** Where rewrites are kept between runs ({@link ClassRewriter#store}); call before the first rewrite. */

@@ -56,7 +56,7 @@ public final class VbdAgent {
         declared.install();
         LoadTimeRewriter transformer = new LoadTimeRewriter(policy, options.skipUnrewritable(), fields, s, declared, false);
         if (!early.isEmpty()) transformer.fenceFields(early);
-        transformer.jdkFencedFields(LoadTimeRewriter.jdkFencedFieldsOf(jdkDir));
+        transformer.jdkFencedFields(jdkDir);
         transformer.warmUp();
         inst.addTransformer(new VbdTransformer(transformer), false);
         HiddenClasses hidden = new HiddenClasses(transformer, s, options.verifyReport() != null);

@@ -158,12 +158,11 @@ public final class OwnershipTransition {
 
     /**
      * How long B's first touch may take, so that A's store can fall anywhere in it: a safepoint's
-     * length, or, without one, a bound well above the time one core takes to see another's store
-     * (tens to hundreds of nanoseconds, depending on the machine), since B's accesses follow it.
+     * length, or, without one, {@link #SKEW_NANOS}.
      */
     long transitionNanos() {
         if (protocol == Protocol.NO_HANDSHAKE) {
-            return 3_200;
+            return SKEW_NANOS;
         }
         long[] t = new long[15];
         for (int i = 0; i < t.length; i++) {
@@ -176,10 +175,11 @@ public final class OwnershipTransition {
     }
 
     /**
-     * B waits a random while too, up to this: on a machine where A reaches its store later than B
-     * finishes, whatever A's delay, only B's delay lets the two meet.
+     * Well above the time one core takes to see another's store: the bound of A's delay where no
+     * safepoint lengthens the transition, and of B's always, since on a machine where A reaches its
+     * store later than B finishes, whatever A's delay, only B's delay lets the two meet.
      */
-    private static final long B_MAX_DELAY_NANOS = 3_200;
+    private static final long SKEW_NANOS = 3_200;
 
     /** Halvings of the bound that a round's delay is drawn under, each equally often. */
     private static final int DELAY_SCALES = 7;
@@ -187,7 +187,7 @@ public final class OwnershipTransition {
     /**
      * A's delay: uniform up to the bound halved a random number of times, so that every scale from
      * the bound down to 1/64 of it gets as many rounds; where in B's transition the store must fall
-     * to be caught depends on the machine, and this finds the spot on any.
+     * to be caught depends on the machine, short delays and long ones alike.
      */
     static long delay(ThreadLocalRandom random, long maxDelayNanos) {
         long scale = maxDelayNanos >> random.nextInt(DELAY_SCALES);
@@ -243,7 +243,7 @@ public final class OwnershipTransition {
                 continue;
             }
             last = r;
-            spin(delay(random, B_MAX_DELAY_NANOS));
+            spin(delay(random, SKEW_NANOS));
             load(r.o, false);
             s.y = 1;
             r.r2 = load(r.o, true);
