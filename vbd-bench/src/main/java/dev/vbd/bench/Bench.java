@@ -167,6 +167,10 @@ public final class Bench {
                 positive, Math.max(POSITIVE_MIN_INVOCATIONS, options.invocations));
         if (options.dryRun) {
             printPlan(plan);
+            if (options.precision != null) {
+                System.out.printf(Locale.ROOT, "then rounds while a headline interval is wider than +-%s, up to %d invocations per configuration%n",
+                        Report.percent(options.precision), options.maxInvocations);
+            }
             return;
         }
 
@@ -210,46 +214,80 @@ public final class Bench {
         List<Measurement> measurements = new ArrayList<>();
         Map<String, String> expectedStdout = new HashMap<>();
         try {
-            for (Invocation inv : plan) {
-                String id = inv.workload().id();
-                if (r.failures.containsKey(id)) {
-                    progress.skipped();
-                    continue;
-                }
-                List<String> cmd = new ArrayList<>();
-                cmd.add(r.configJava.get(inv.config()));
-                cmd.addAll(r.configFlags.get(inv.config()));
-                cmd.addAll(r.sharedFlags);
-                cmd.addAll(inv.workload().javaArgs(inv.threads(), options.iterations));
-                try {
-                    Runner.Outcome out = runner.run(inv, cmd, inv.workload().environment(), options.iterations, options.warmup);
-                    String key = id + "|" + inv.threads();
-                    String expected = expectedStdout.putIfAbsent(key, out.stdout());
-                    if (expected != null && !expected.equals(out.stdout())) {
-                        throw new Runner.InvocationFailed(inv.label() + " invocation " + (inv.index() + 1)
-                                + " printed another result than the first invocation of " + id + ":\n--- first ---\n"
-                                + expected + "--- this one ---\n" + out.stdout());
-                    }
-                    Measurement m = out.measurement();
-                    measurements.add(m);
-                    progress.finished(inv, String.format(Locale.ROOT, "%.3f s/iter, first %.3f s",
-                            m.scoreMs() / 1000, m.firstMs() / 1000), m.wallS());
-                } catch (Runner.InvocationFailed e) {
-                    r.failures.put(id, e.getMessage());
-                    progress.skipped();
-                    err.println("vbd bench: FAILED: " + e.getMessage());
-                    err.println("vbd bench: skipping the rest of " + id);
+            for (Invocation inv : plan) run(inv, r, runner, progress, measurements, expectedStdout);
+            if (options.precision != null) {
+                int top = options.headlineThreads();
+                List<Invocation> done = new ArrayList<>(plan);
+                while (true) {
+                    List<Precision.Status> status = Precision.status(new Analysis(measurements), r.completed(),
+                            r.compared(), top, options.precision);
+                    List<String> more = Precision.needMore(status, options.maxInvocations);
+                    if (more.isEmpty()) break;
+                    List<Invocation> round = new ArrayList<>();
+                    for (String id : more) round.addAll(Precision.round(done, id, top));
+                    if (round.isEmpty()) break;
+                    progress.extend(round);
+                    progress.note(String.format(Locale.ROOT, "intervals wider than +-%s: another round of %s",
+                            Report.percent(options.precision), more));
+                    for (Invocation inv : round) run(inv, r, runner, progress, measurements, expectedStdout);
+                    done.addAll(round);
                 }
             }
         } finally {
             deleteTree(work);
         }
         r.analysis = new Analysis(measurements);
+        if (options.precision != null) {
+            r.precision = Precision.status(r.analysis, r.completed(), r.compared(), options.headlineThreads(),
+                    options.precision);
+            for (Precision.Status s : r.precision) {
+                if (!s.reached()) {
+                    r.warnings.add(String.format(Locale.ROOT, "%s: the widest headline interval is %s after %d invocations"
+                                    + " per configuration (--max-invocations %d), wider than the +-%s asked for",
+                            s.workload(), Double.isFinite(s.halfWidth()) ? "+-" + Report.percent(s.halfWidth()) : "unbounded",
+                            s.invocations(), options.maxInvocations, Report.percent(options.precision)));
+                }
+            }
+        }
         if (options.controls) {
             r.negative = Controls.negative(r.analysis, negative.id(), negativeThreads,
                     r.failures.containsKey(negative.id()) ? "its workload failed" : null);
             r.positive = Controls.positive(r.analysis, positive.id(),
                     r.failures.containsKey(positive.id()) ? "the store loop failed" : null);
+        }
+    }
+
+    /** Runs one invocation; a failure stops the rest of its workload, the others go on. */
+    private void run(Invocation inv, RunRecord r, Runner runner, Progress progress, List<Measurement> measurements,
+                     Map<String, String> expectedStdout) throws IOException, InterruptedException {
+        String id = inv.workload().id();
+        if (r.failures.containsKey(id)) {
+            progress.skipped();
+            return;
+        }
+        List<String> cmd = new ArrayList<>();
+        cmd.add(r.configJava.get(inv.config()));
+        cmd.addAll(r.configFlags.get(inv.config()));
+        cmd.addAll(r.sharedFlags);
+        cmd.addAll(inv.workload().javaArgs(inv.threads(), options.iterations));
+        try {
+            Runner.Outcome out = runner.run(inv, cmd, inv.workload().environment(), options.iterations, options.warmup);
+            String key = id + "|" + inv.threads();
+            String expected = expectedStdout.putIfAbsent(key, out.stdout());
+            if (expected != null && !expected.equals(out.stdout())) {
+                throw new Runner.InvocationFailed(inv.label() + " invocation " + (inv.index() + 1)
+                        + " printed another result than the first invocation of " + id + ":\n--- first ---\n"
+                        + expected + "--- this one ---\n" + out.stdout());
+            }
+            Measurement m = out.measurement();
+            measurements.add(m);
+            progress.finished(inv, String.format(Locale.ROOT, "%.3f s/iter, first %.3f s",
+                    m.scoreMs() / 1000, m.firstMs() / 1000), m.wallS());
+        } catch (Runner.InvocationFailed e) {
+            r.failures.put(id, e.getMessage());
+            progress.skipped();
+            err.println("vbd bench: FAILED: " + e.getMessage());
+            err.println("vbd bench: skipping the rest of " + id);
         }
     }
 

@@ -18,7 +18,7 @@ public final class BenchOptions {
             usage: vbd bench [--quick|--full] [--jmh] [--dry-run] [--workloads a,b] [--configs stock,vbd,...]
                              [--relaxed FILE] [--invocations N] [--iterations N] [--warmup W]
                              [--threads N|a,b,c] [--sizes name=N,...] [--heap SIZE] [--java J]
-                             [--no-controls] [--out DIR] [--json FILE]
+                             [--precision PCT [--max-invocations N]] [--no-controls] [--out DIR] [--json FILE]
 
               --quick            a smoke run in about a minute: one small workload, stock and vbd,
                                  2 invocations x 3 iterations, controls at a tiny size (the default)
@@ -42,6 +42,11 @@ public final class BenchOptions {
                                  the others run stock and vbd only, one invocation fewer
               --sizes name=N     workload sizes instead of the bundled ones
               --heap SIZE        -Xms = -Xmx of every workload JVM (default 2g)
+              --precision PCT    after the planned invocations, add interleaved rounds (every
+                                 configuration of the workload once more) to each workload whose
+                                 headline ratio's 95% interval is wider than +-PCT percent, until
+                                 it is narrow enough or reaches --max-invocations (default 4 times
+                                 --invocations); the report says which workloads did not get there
               --java J           the java launcher of the JDK to measure (default: java)
               --no-controls      skip the negative and positive controls (the figures then
                                  carry no validation)
@@ -78,10 +83,15 @@ public final class BenchOptions {
     public final boolean jmh;
     public final Path out;
     public final Path json;
+    /** The target half-width of the headline intervals, a fraction (0.05 for 5%); null: fixed counts. */
+    public final Double precision;
+    /** With {@link #precision}: invocations per configuration a workload may reach. */
+    public final int maxInvocations;
 
     private BenchOptions(Mode mode, boolean jmhOnly, boolean dryRun, List<String> workloads, List<Config> configs,
                          Path relaxed, int invocations, int sweepInvocations, int negativeInvocations, int iterations, int warmup, List<Integer> threads, Map<String, Integer> sizes,
-                         String heap, String java, boolean controls, boolean jmh, Path out, Path json) {
+                         String heap, String java, boolean controls, boolean jmh, Path out, Path json,
+                         Double precision, int maxInvocations) {
         this.mode = mode;
         this.jmhOnly = jmhOnly;
         this.dryRun = dryRun;
@@ -101,6 +111,8 @@ public final class BenchOptions {
         this.jmh = jmh;
         this.out = out;
         this.json = json;
+        this.precision = precision;
+        this.maxInvocations = maxInvocations;
     }
 
     /** The thread count of the headline figures: the highest one asked for. */
@@ -129,6 +141,8 @@ public final class BenchOptions {
         boolean controls = true;
         Path out = null;
         Path json = null;
+        Double precision = null;
+        Integer maxInvocations = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             String name = a;
@@ -194,6 +208,21 @@ public final class BenchOptions {
                 case "--java" -> java = value;
                 case "--out" -> out = Path.of(value).toAbsolutePath();
                 case "--json" -> json = Path.of(value).toAbsolutePath();
+                case "--precision" -> {
+                    String v = value.strip();
+                    if (v.endsWith("%")) v = v.substring(0, v.length() - 1);
+                    double pct;
+                    try {
+                        pct = Double.parseDouble(v);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--precision needs a percentage such as 5, got '" + value + "'");
+                    }
+                    if (!(pct > 0 && pct < 100)) {
+                        throw new IllegalArgumentException("--precision needs a percentage above 0 and below 100, got '" + value + "'");
+                    }
+                    precision = pct / 100;
+                }
+                case "--max-invocations" -> maxInvocations = positive(name, value);
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }
@@ -251,6 +280,13 @@ public final class BenchOptions {
         int it = iterations != null ? iterations : full ? 12 : 3;
         int wu = warmup != null ? warmup : full ? 8 : 1;
         if (inv < 2) throw new IllegalArgumentException("--invocations " + inv + ": an interval needs at least 2");
+        if (maxInvocations != null && precision == null) {
+            throw new IllegalArgumentException("--max-invocations caps the rounds of --precision, which was not given");
+        }
+        int maxInv = maxInvocations != null ? maxInvocations : 4 * inv;
+        if (maxInv < inv) {
+            throw new IllegalArgumentException("--max-invocations " + maxInv + " is below --invocations " + inv);
+        }
         if (warmup == null && iterations != null && wu >= it) wu = it / 2;
         if (wu >= it) {
             throw new IllegalArgumentException("--warmup " + wu + " leaves no measured iteration of --iterations " + it);
@@ -284,12 +320,12 @@ public final class BenchOptions {
         int sweep = Math.max(2, inv - 1);
         int negative = full ? Math.max(FULL_NEGATIVE_INVOCATIONS, inv) : inv;
         return new BenchOptions(mode, jmhOnly, dryRun, ws, List.copyOf(cs), relaxed, inv, sweep, negative, it, wu, List.copyOf(ts),
-                sz, heap, java, controls, jmhOnly, out != null ? out : defaultOut, json);
+                sz, heap, java, controls, jmhOnly, out != null ? out : defaultOut, json, precision, maxInv);
     }
 
     private static boolean isValued(String name) {
         return List.of("--workloads", "--configs", "--relaxed", "--invocations", "--iterations", "--warmup",
-                "--threads", "--sizes", "--heap", "--java", "--out", "--json").contains(name);
+                "--threads", "--sizes", "--heap", "--java", "--out", "--json", "--precision", "--max-invocations").contains(name);
     }
 
     private static void noValue(String name, String value) {

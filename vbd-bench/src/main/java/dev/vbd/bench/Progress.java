@@ -1,6 +1,7 @@
 package dev.vbd.bench;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +16,7 @@ import java.util.Map;
 final class Progress {
     private final PrintStream err;
     private final List<Invocation> plan;
-    private final Map<String, Integer> perLabel;
+    private Map<String, Integer> perLabel;
     private final Map<String, double[]> byPair = new HashMap<>();
     private final Map<String, double[]> byWorkload = new HashMap<>();
     private final double[] all = new double[2];
@@ -24,8 +25,14 @@ final class Progress {
 
     Progress(PrintStream err, List<Invocation> plan) {
         this.err = err;
-        this.plan = plan;
+        this.plan = new ArrayList<>(plan);
         this.perLabel = Plan.countsByLabel(plan);
+    }
+
+    /** Invocations added to the end of the plan (another round for precision). */
+    void extend(List<Invocation> more) {
+        plan.addAll(more);
+        perLabel = Plan.countsByLabel(plan);
     }
 
     void note(String line) {

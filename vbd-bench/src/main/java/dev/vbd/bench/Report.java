@@ -54,6 +54,7 @@ final class Report {
         r.failures.forEach((w, msg) -> failures.add(map("workload", w, "message", msg)));
         j.put("failures", failures);
         j.put("warnings", r.warnings);
+        if (r.precision != null) j.put("precision", precisionJson(r));
         if (r.jmh != null) j.put("jmh", Micro.json(r.jmh, r.jmhSettings));
         j.put("run", run(r));
         j.put("machine", r.machine);
@@ -165,6 +166,20 @@ final class Report {
         return m;
     }
 
+    private static Map<String, Object> precisionJson(RunRecord r) {
+        List<Object> ws = new ArrayList<>();
+        for (Precision.Status s : r.precision) {
+            ws.add(map("workload", s.workload(), "invocations", s.invocations(),
+                    "half_width", Double.isFinite(s.halfWidth()) ? s.halfWidth() : null, "reached", s.reached()));
+        }
+        return map("target", r.options.precision, "max_invocations", r.options.maxInvocations, "workloads", ws);
+    }
+
+    /** A fraction as a percentage, to the precision these figures carry: 0.0512 is "5.1%". */
+    static String percent(double fraction) {
+        return String.format(Locale.ROOT, "%.1f%%", 100 * fraction);
+    }
+
     private static Map<String, Object> configs(RunRecord r) {
         Map<String, Object> m = new LinkedHashMap<>();
         for (Map.Entry<Config, List<String>> e : r.configFlags.entrySet()) {
@@ -274,12 +289,25 @@ final class Report {
         h.append(String.format(Locale.ROOT, "- vbd: commit %s%s%n", commit == null ? "unknown" : commit.toString().substring(0, 12),
                 Boolean.TRUE.equals(r.vbd.get("modified")) ? " with uncommitted changes" : ""));
         if (o.jmhOnly) return h.toString();
-        h.append(String.format(Locale.ROOT, "- Mode %s: %d interleaved invocations per configuration x %d iterations, the first %d "
+        h.append(String.format(Locale.ROOT, "- Mode %s: %s interleaved invocations per configuration x %d iterations, the first %d "
                         + "dropped; threads %s (the highest is the headline); every JVM: `%s`; wall time %s%n",
-                o.mode.name().toLowerCase(Locale.ROOT), o.invocations, o.iterations, o.warmup, o.threads,
+                o.mode.name().toLowerCase(Locale.ROOT), o.invocations + (o.precision != null ? " or more" : ""), o.iterations, o.warmup, o.threads,
                 String.join(" ", r.sharedFlags), Progress.duration(r.wallS)));
         if (r.relaxedFile != null) {
             h.append(String.format(Locale.ROOT, "- vbd+relaxed: %d rules from `%s`%n", r.relaxedRules, r.relaxedFile));
+        }
+        if (r.precision != null) {
+            long reached = r.precision.stream().filter(Precision.Status::reached).count();
+            StringBuilder per = new StringBuilder();
+            for (Precision.Status s : r.precision) {
+                if (per.length() > 0) per.append(", ");
+                per.append(String.format(Locale.ROOT, "%s %d (%s)", s.workload(), s.invocations(),
+                        Double.isFinite(s.halfWidth()) ? "+-" + percent(s.halfWidth()) : "unbounded"));
+            }
+            h.append(String.format(Locale.ROOT, "- Precision: invocations added round by round until each headline "
+                            + "interval is within +-%s of its ratio, at most %d per configuration; reached by %d of %d "
+                            + "workloads. Invocations per configuration and widest interval: %s%n",
+                    percent(o.precision), o.maxInvocations, reached, r.precision.size(), per));
         }
         return h.toString();
     }

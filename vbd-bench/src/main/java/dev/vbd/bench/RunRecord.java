@@ -34,6 +34,8 @@ final class RunRecord {
     List<Micro.Row> jmh;
     Map<String, Object> jmhSettings;
     List<String> warnings = new ArrayList<>();
+    /** With {@code --precision}: where each workload ended up; null otherwise. */
+    List<Precision.Status> precision;
 
     /** The workloads whose headline figures exist: every invocation completed. */
     List<WorkloadSpec> completed() {

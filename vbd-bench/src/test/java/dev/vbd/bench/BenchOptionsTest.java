@@ -84,6 +84,23 @@ class BenchOptionsTest {
         assertTrue(error("--sizes", "h2").contains("'h2'"));
         assertTrue(error("--sizes", "nope=3").contains("'nope'"));
         assertTrue(error("--heap", "lots").contains("'lots'"));
+        assertTrue(error("--precision", "tight").contains("'tight'"));
+        assertTrue(error("--precision", "0").contains("'0'"));
+        assertTrue(error("--precision", "100").contains("'100'"));
+        assertTrue(error("--max-invocations", "9").contains("--precision"));
+        assertTrue(error("--invocations", "5", "--precision", "5", "--max-invocations", "4").contains("--max-invocations 4"));
+    }
+
+    @Test
+    void precisionIsAFractionWithACap() {
+        BenchOptions fixed = parse("--invocations", "3");
+        assertEquals(null, fixed.precision);
+        BenchOptions o = parse("--invocations", "3", "--precision", "5");
+        assertEquals(0.05, o.precision, 1e-12);
+        assertEquals(12, o.maxInvocations);
+        BenchOptions capped = parse("--precision=2.5%", "--max-invocations", "30");
+        assertEquals(0.025, capped.precision, 1e-12);
+        assertEquals(30, capped.maxInvocations);
     }
 
     @Test

@@ -23,7 +23,7 @@ class BenchSmokeTest {
         Path repo = Path.of(System.getProperty("vbd.home", "..")).toAbsolutePath().normalize();
         Path json = out.resolve("copy/results.json");
         int rc = Bench.run(repo, List.of("--quick", "--iterations", "2", "--warmup", "1", "--out", out.toString(),
-                "--json", json.toString()));
+                "--json", json.toString(), "--precision", "1", "--max-invocations", "3"));
         assertEquals(0, rc, "the quick run failed; its report: " + out.resolve("results.md"));
         for (String f : List.of("results.json", "results.md", "relative-time.png")) {
             assertTrue(Files.size(out.resolve(f)) > 0, f);
@@ -42,5 +42,18 @@ class BenchSmokeTest {
         assertTrue(j.get("controls").get("positive").get("ratio").isNumber());
         assertTrue(j.get("raw").size() >= 2 * 2 + 2 * 4);
         assertTrue(Files.readString(out.resolve("results.md")).contains("| **geometric mean** |"));
+        // a workload stops adding rounds when its interval is narrow enough, else at the cap
+        JsonNode p = j.get("precision").get("workloads").get(0);
+        int n = p.get("invocations").asInt();
+        if (p.get("reached").asBoolean()) {
+            assertTrue(p.get("half_width").asDouble() <= 0.01 && n >= 2 && n <= 3, p.toString());
+        } else {
+            assertEquals(3, n, p.toString());
+        }
+        long runs = 0;
+        for (JsonNode x : j.get("raw")) {
+            if (x.get("workload").asText().equals(WorkloadCatalog.quickWorkload()) && x.get("config").asText().equals("vbd")) runs++;
+        }
+        assertEquals(n, runs);
     }
 }

@@ -109,6 +109,25 @@ class ReportTest {
     }
 
     @Test
+    void precisionIsReportedPerWorkload() throws Exception {
+        RunRecord r = record();
+        r.options = BenchOptions.parse(List.of("--configs", "stock,vbd,vbd+relaxed", "--threads", "1,2",
+                "--workloads", "a,b", "--invocations", "3", "--precision", "5", "--max-invocations", "3"),
+                List.of("a", "b"), "a", Path.of("/tmp/x"));
+        r.precision = Precision.status(r.analysis, r.completed(), r.compared(), 2, r.options.precision);
+        JsonNode p = new ObjectMapper().readTree(Json.write(Report.json(r))).get("precision");
+        assertEquals(0.05, p.get("target").asDouble(), 1e-12);
+        assertEquals(3, p.get("max_invocations").asInt());
+        assertEquals("a", p.get("workloads").get(0).get("workload").asText());
+        assertEquals(3, p.get("workloads").get(0).get("invocations").asInt());
+        // b's vbd ratio 1.10 from invocations 5% apart is not known to within 5% after 3
+        assertFalse(p.get("workloads").get(1).get("reached").asBoolean());
+        String md = Report.markdown(r);
+        assertTrue(md.contains("- Precision: invocations added round by round until each headline interval is within +-5.0%"), md);
+        assertTrue(md.contains("3 or more interleaved invocations"), md);
+    }
+
+    @Test
     void aFailedNegativeControlVoidsTheRun() {
         RunRecord r = record();
         List<Measurement> ms = new ArrayList<>(r.analysis.measurements());
