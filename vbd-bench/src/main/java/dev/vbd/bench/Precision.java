@@ -4,6 +4,7 @@ import dev.vbd.bench.Stats.Estimate;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The precision a run aims at ({@code --precision}): a workload whose headline ratios' 95% intervals
@@ -61,16 +62,12 @@ final class Precision {
      * count, in the plan's order, each numbered after the last of its kind.
      */
     static List<Invocation> round(List<Invocation> plan, String workload, int threads) {
+        Map<String, Integer> counts = Plan.countsByLabel(plan);
         List<Invocation> out = new ArrayList<>();
         for (Invocation inv : plan) {
             if (!inv.workload().id().equals(workload) || inv.threads() != threads) continue;
-            int next = 0;
-            for (Invocation p : plan) {
-                if (p.label().equals(inv.label())) next = Math.max(next, p.index() + 1);
-            }
-            if (out.stream().noneMatch(o -> o.label().equals(inv.label()))) {
-                out.add(new Invocation(inv.workload(), inv.config(), threads, next));
-            }
+            Invocation next = new Invocation(inv.workload(), inv.config(), threads, counts.get(inv.label()));
+            if (!out.contains(next)) out.add(next);
         }
         return out;
     }

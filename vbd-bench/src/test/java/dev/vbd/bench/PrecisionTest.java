@@ -26,6 +26,14 @@ class PrecisionTest {
         }
     }
 
+    /** Workload a: invocations within 1% of each other, vbd / stock = 1.50 known to about 1%. */
+    private static List<Measurement> narrowA() {
+        List<Measurement> ms = new ArrayList<>();
+        add(ms, "a", Config.STOCK, 100, 101, 99);
+        add(ms, "a", Config.VBD, 150, 151, 149);
+        return ms;
+    }
+
     @Test
     void halfWidthIsTheWiderSideOfTheInterval() {
         assertEquals(0.25, Precision.halfWidth(new Estimate(1.0, 0.75, 1.1)), 1e-12);
@@ -36,10 +44,8 @@ class PrecisionTest {
 
     @Test
     void onlyWideWorkloadsBelowTheCapGetAnotherRound() {
-        List<Measurement> ms = new ArrayList<>();
-        // a: within 1% of each other, ratio 1.50 known to about 1%; b: invocations 30% apart
-        add(ms, "a", Config.STOCK, 100, 101, 99);
-        add(ms, "a", Config.VBD, 150, 151, 149);
+        List<Measurement> ms = narrowA();
+        // b: invocations 30% apart
         add(ms, "b", Config.STOCK, 100, 130, 80);
         add(ms, "b", Config.VBD, 110, 90, 140);
         Analysis an = new Analysis(ms);
@@ -55,9 +61,7 @@ class PrecisionTest {
 
     @Test
     void theWidestComparedConfigurationDecides() {
-        List<Measurement> ms = new ArrayList<>();
-        add(ms, "a", Config.STOCK, 100, 101, 99);
-        add(ms, "a", Config.VBD, 150, 151, 149);
+        List<Measurement> ms = narrowA();
         add(ms, "a", Config.VBD_FENCED, 100, 160, 130);
         Precision.Status s = Precision.status(new Analysis(ms), List.of(A), List.of(Config.VBD, Config.VBD_FENCED), 2, 0.05).get(0);
         assertFalse(s.reached());
