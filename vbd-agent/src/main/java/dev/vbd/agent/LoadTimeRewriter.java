@@ -41,6 +41,8 @@ final class LoadTimeRewriter {
     private final boolean readOnThisThread;
     /** Weak keys; a rewriter holds its loader only weakly, so an unused loader can still be collected. */
     private final Map<ClassLoader, ClassRewriter> rewriters = new WeakHashMap<>();
+    /** One per loader, shared with the sources of the loaders that ask it first; weak keys, as above. */
+    private final Map<ClassLoader, LoaderBytesSource> sources = new WeakHashMap<>();
     private ClassRewriter bootRewriter;
     private FieldOracle plainInJvm;
     private RewriteStore store;
@@ -172,10 +174,21 @@ final class LoadTimeRewriter {
 
     private ClassRewriter newRewriter(ClassLoader loader, boolean jdkLoader) {
         boolean jdk = jdkLoader || loader == null;
-        ClassRewriter r = new ClassRewriter(policy, new LoaderBytesSource(loader, readOnThisThread), jdk)
+        ClassRewriter r = new ClassRewriter(policy, loader == null ? new LoaderBytesSource(null, readOnThisThread)
+                : sourceFor(loader), jdk)
                 .fenceFields(plainInJvm).fields(jdk ? fields.jdk() : fields)
                 .store(store);
         return jdk ? r : r.jdkFencedFields(jdkFenced);
+    }
+
+    private LoaderBytesSource sourceFor(ClassLoader loader) {
+        LoaderBytesSource s = sources.get(loader);
+        if (s == null) {
+            LoaderBytesSource parent = LoaderBytesSource.asksParentFirst(loader) ? sourceFor(loader.getParent()) : null;
+            s = new LoaderBytesSource(loader, readOnThisThread, parent);
+            sources.put(loader, s);
+        }
+        return s;
     }
 
     static boolean containsMarker(byte[] bytes) {

@@ -8,6 +8,9 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.lang.ref.WeakReference;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,6 +37,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * "unknown" (the rewriter treats unknown classes conservatively). Should the helper block on a
  * lock that a thread waiting for such a read holds (a loader that is not parallel-capable locks
  * itself while it defines a class), the read answers "unknown" instead of deadlocking.
+ *
+ * <p>A program that defines classes through a fresh loader each time (a script engine compiling
+ * each script into a loader of its own) gets a fresh rewriter, with nothing cached, for each; the
+ * rewriter asks for the package's {@code package-info} and the superclasses, and a name the class
+ * path lacks is looked for in every entry of it, every time. So a source remembers what its loader
+ * does not have, and the source of a loader that asks its parent first, as
+ * {@link ClassLoader#getResource} does, asks the parent's source first: a name the parent lacks
+ * costs the loader only its own lookup ({@code findResource}). Both give the answer the loader's
+ * {@code getResourceAsStream} gives. A name remembered as missing that appears later stays missing
+ * here, which only makes the rewriter more conservative.
  */
 final class LoaderBytesSource implements ClassBytesSource {
     private static final ThreadLocal<Boolean> READING = new ThreadLocal<>();
@@ -47,16 +60,61 @@ final class LoaderBytesSource implements ClassBytesSource {
     private static volatile ExecutorService helpers;
     private static volatile ThreadMXBean threads;
 
+    /** {@code ClassLoader.findResource}, where this code may call it: null until looked for, then the method or NONE. */
+    private static volatile Object findResource;
+    private static final Object NONE = new Object();
+
     private final WeakReference<ClassLoader> loader;
     private final boolean boot;
     private final boolean onHelper;
+    /** The source of the loader's parent, when the loader asks its parent first ({@link #asksParentFirst}). */
+    private final LoaderBytesSource parent;
+    /** Resources the loader does not have. */
+    private final Set<String> missing = ConcurrentHashMap.newKeySet();
 
-    /** {@code onThisThread}: read where asked; for a define path that, unlike an agent's, may be re-entered. */
+    /** A source that asks the loader alone. */
     LoaderBytesSource(ClassLoader loader, boolean onThisThread) {
+        this(loader, onThisThread, null);
+    }
+
+    /**
+     * {@code onThisThread}: read where asked; for a define path that, unlike an agent's, may be
+     * re-entered. {@code parent}: the source of the loader's parent, for a loader that
+     * {@linkplain #asksParentFirst asks its parent first}; else null.
+     */
+    LoaderBytesSource(ClassLoader loader, boolean onThisThread, LoaderBytesSource parent) {
         this.loader = loader == null ? null : new WeakReference<>(loader);
         this.boot = loader == null;
         this.onHelper = !onThisThread && loader != null && !isJdkLoader(loader);
+        this.parent = parent;
     }
+
+    /**
+     * Whether the loader's {@code getResourceAsStream} is the parent's answer if it has one, else the
+     * loader's own {@code findResource}: it has a parent and keeps {@link ClassLoader}'s lookup
+     * ({@link URLClassLoader} only adds bookkeeping to the stream). The JDK's loaders are read directly.
+     */
+    static boolean asksParentFirst(ClassLoader l) {
+        try {
+            return l != null && l.getParent() != null && !isJdkLoader(l) && KEEPS_LOOKUP.get(l.getClass());
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Per loader class, once: a script engine makes thousands of loaders of one class. */
+    private static final ClassValue<Boolean> KEEPS_LOOKUP = new ClassValue<Boolean>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            try {
+                Class<?> get = type.getMethod("getResource", String.class).getDeclaringClass();
+                Class<?> stream = type.getMethod("getResourceAsStream", String.class).getDeclaringClass();
+                return get == ClassLoader.class && (stream == ClassLoader.class || stream == URLClassLoader.class);
+            } catch (NoSuchMethodException | RuntimeException e) {
+                return false;
+            }
+        }
+    };
 
     /** The JDK's own loaders define nothing but the JDK's classes, which the prepared JDK has rewritten. */
     private static boolean isJdkLoader(ClassLoader l) {
@@ -70,12 +128,21 @@ final class LoaderBytesSource implements ClassBytesSource {
         ClassLoader l = boot ? null : loader.get();
         if (!boot && l == null) return null;
         String resource = internalName + ".class";
-        if (!onHelper) return read(l, resource);
+        if (missing.contains(resource)) return null;
+        boolean ownOnly = false;
+        if (parent != null) {
+            byte[] b = parent.find(internalName);
+            if (b != null) return b;
+            ownOnly = parent.missing.contains(resource);
+        }
+        return onHelper ? readOnHelper(l, resource, ownOnly) : read(l, resource, ownOnly);
+    }
+
+    private byte[] readOnHelper(ClassLoader l, String resource, boolean ownOnly) {
         AtomicReference<Thread> helper = new AtomicReference<>();
-        ClassLoader target = l;
         CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
             helper.set(Thread.currentThread());
-            return read(target, resource);
+            return read(l, resource, ownOnly);
         }, helpers());
         long self = Thread.currentThread().getId();
         WAITING.add(self);
@@ -104,15 +171,51 @@ final class LoaderBytesSource implements ClassBytesSource {
         }
     }
 
-    private static byte[] read(ClassLoader l, String resource) {
+    /**
+     * The resource's bytes as the loader's {@code getResourceAsStream} gives them; null if it has
+     * none (then remembered) or cannot be read. {@code ownOnly}: the parent is known to lack it, so
+     * only the loader's own lookup can find it.
+     */
+    private byte[] read(ClassLoader l, String resource, boolean ownOnly) {
         READING.set(Boolean.TRUE);
-        try (InputStream in = l == null ? ClassLoader.getSystemResourceAsStream(resource) : l.getResourceAsStream(resource)) {
-            return in == null ? null : in.readAllBytes();
-        } catch (IOException | RuntimeException | LinkageError | StackOverflowError e) {
+        try {
+            if (ownOnly) {
+                Boolean own = hasOwn(l, resource);
+                if (own == Boolean.FALSE) {
+                    missing.add(resource);
+                    return null;
+                }
+            }
+            // the loader's own stream even where findResource found it: the loader may track what it opens
+            try (InputStream in = l == null ? ClassLoader.getSystemResourceAsStream(resource) : l.getResourceAsStream(resource)) {
+                if (in == null) {
+                    missing.add(resource);
+                    return null;
+                }
+                return in.readAllBytes();
+            }
+        } catch (IOException | ReflectiveOperationException | RuntimeException | LinkageError | StackOverflowError e) {
             return null;
         } finally {
             READING.remove();
         }
+    }
+
+    /** Whether the loader's own {@code findResource} has the resource; null where this code cannot ask it. */
+    private static Boolean hasOwn(ClassLoader l, String resource) throws ReflectiveOperationException {
+        if (l instanceof URLClassLoader) return ((URLClassLoader) l).findResource(resource) != null;
+        Object m = findResource;
+        if (m == null) {
+            try {
+                Method found = ClassLoader.class.getDeclaredMethod("findResource", String.class);
+                found.setAccessible(true);
+                m = found;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                m = NONE; // vbd's agent, outside java.base, may not open ClassLoader's protected methods
+            }
+            findResource = m;
+        }
+        return m == NONE ? null : ((Method) m).invoke(l, resource) != null;
     }
 
     /** Whether the helper waits for a lock held by a thread that waits for a helper: it would never get it. */
