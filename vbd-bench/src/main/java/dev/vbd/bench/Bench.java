@@ -102,8 +102,7 @@ public final class Bench {
         if (options.dryRun) {
             if (!options.jmhOnly) runWorkloads(r);
             if (options.jmh) {
-                System.out.printf(Locale.ROOT, "%d JMH forks%n",
-                        Micro.forks(options.mode == BenchOptions.Mode.FULL ? Micro.FULL : Micro.QUICK));
+                System.out.printf(Locale.ROOT, "%d JMH forks%n", Micro.forks(options.jmhSettings));
             }
             return 0;
         }
@@ -113,7 +112,7 @@ public final class Bench {
 
         if (!options.jmhOnly) runWorkloads(r);
         if (options.jmh) {
-            Micro.Settings s = options.mode == BenchOptions.Mode.FULL ? Micro.FULL : Micro.QUICK;
+            Micro.Settings s = options.jmhSettings;
             Path jmhRelaxed = repo.resolve("vbd-bench/relaxed/jmh-harness.relaxed");
             // the vbd side is the first vbd configuration asked for, with the harness's relaxed config
             Config jmhVbd = options.configs.stream().filter(c -> c.vbd).findFirst().orElse(Config.VBD);

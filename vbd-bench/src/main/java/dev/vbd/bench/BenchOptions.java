@@ -19,6 +19,7 @@ public final class BenchOptions {
                              [--relaxed FILE] [--invocations N] [--iterations N] [--warmup W]
                              [--threads N|a,b,c] [--sizes name=N,...] [--heap SIZE] [--java J]
                              [--precision PCT [--max-invocations N]] [--no-controls] [--out DIR] [--json FILE]
+                             [--benchmarks a,b] [--tiers a,b]
 
               --quick            a smoke run in about a minute: one small workload, stock and vbd,
                                  2 invocations x 3 iterations, controls at a tiny size (the default)
@@ -29,7 +30,9 @@ public final class BenchOptions {
               --jmh              only the JMH microbenchmarks, in the interpreter, C1 and C2: about
                                  4 minutes with --quick, about 18 minutes with --full; stock against
                                  the first vbd configuration of --configs (vbd, vbd-fenced or
-                                 vbd-speculative)
+                                 vbd-speculative); --invocations N sets the forks per configuration
+              --benchmarks a,b   with --jmh: only these microbenchmarks (default: all)
+              --tiers a,b        with --jmh: only these tiers, among interpreter, C1, C2 (default: all)
               --startup          only start-up: short programs, stock against vbd (--startup --help)
               --dry-run          print the plan (invocations per workload and configuration), run nothing
               --workloads a,b    workloads by name, or 'all'
@@ -87,11 +90,13 @@ public final class BenchOptions {
     public final Double precision;
     /** With {@link #precision}: invocations per configuration a workload may reach. */
     public final int maxInvocations;
+    /** What {@code --jmh} runs: the forks, benchmarks and tiers. */
+    final Micro.Settings jmhSettings;
 
     private BenchOptions(Mode mode, boolean jmhOnly, boolean dryRun, List<String> workloads, List<Config> configs,
                          Path relaxed, int invocations, int sweepInvocations, int negativeInvocations, int iterations, int warmup, List<Integer> threads, Map<String, Integer> sizes,
                          String heap, String java, boolean controls, boolean jmh, Path out, Path json,
-                         Double precision, int maxInvocations) {
+                         Double precision, int maxInvocations, Micro.Settings jmhSettings) {
         this.mode = mode;
         this.jmhOnly = jmhOnly;
         this.dryRun = dryRun;
@@ -113,6 +118,7 @@ public final class BenchOptions {
         this.json = json;
         this.precision = precision;
         this.maxInvocations = maxInvocations;
+        this.jmhSettings = jmhSettings;
     }
 
     /** The thread count of the headline figures: the highest one asked for. */
@@ -143,6 +149,8 @@ public final class BenchOptions {
         Path json = null;
         Double precision = null;
         Integer maxInvocations = null;
+        String benchmarks = null;
+        String tiers = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             String name = a;
@@ -223,6 +231,8 @@ public final class BenchOptions {
                     precision = pct / 100;
                 }
                 case "--max-invocations" -> maxInvocations = positive(name, value);
+                case "--benchmarks" -> benchmarks = value;
+                case "--tiers" -> tiers = value;
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }
@@ -316,16 +326,43 @@ public final class BenchOptions {
             }
         }
 
+        if (!jmhOnly && (benchmarks != null || tiers != null)) {
+            throw new IllegalArgumentException((benchmarks != null ? "--benchmarks" : "--tiers")
+                    + " selects among the JMH microbenchmarks: give --jmh too");
+        }
+        List<String> bs = Micro.benchmarks();
+        if (benchmarks != null) {
+            LinkedHashSet<String> set = new LinkedHashSet<>();
+            for (String b : benchmarks.split(",")) {
+                String id = b.trim();
+                if (!bs.contains(id)) throw new IllegalArgumentException("--benchmarks: unknown benchmark '" + id + "'; known: " + bs);
+                set.add(id);
+            }
+            bs = List.copyOf(set);
+        }
+        List<Micro.Tier> tl = List.of(Micro.Tier.values());
+        if (tiers != null) {
+            List<Micro.Tier> set = new ArrayList<>();
+            for (String t : tiers.split(",")) {
+                Micro.Tier tier = Micro.Tier.byLabel(t.trim());
+                if (tier == null) throw new IllegalArgumentException("--tiers: unknown tier '" + t.trim() + "'; known: " + Micro.Tier.labels());
+                if (!set.contains(tier)) set.add(tier);
+            }
+            tl = set;
+        }
+        Micro.Settings jmhSettings = (full ? Micro.FULL : Micro.QUICK).only(invocations, bs, tl);
+
         // the sweep's figures are a trend, not the headline: one invocation fewer keeps the full run in budget
         int sweep = Math.max(2, inv - 1);
         int negative = full ? Math.max(FULL_NEGATIVE_INVOCATIONS, inv) : inv;
         return new BenchOptions(mode, jmhOnly, dryRun, ws, List.copyOf(cs), relaxed, inv, sweep, negative, it, wu, List.copyOf(ts),
-                sz, heap, java, controls, jmhOnly, out != null ? out : defaultOut, json, precision, maxInv);
+                sz, heap, java, controls, jmhOnly, out != null ? out : defaultOut, json, precision, maxInv, jmhSettings);
     }
 
     private static boolean isValued(String name) {
         return List.of("--workloads", "--configs", "--relaxed", "--invocations", "--iterations", "--warmup",
-                "--threads", "--sizes", "--heap", "--java", "--out", "--json", "--precision", "--max-invocations").contains(name);
+                "--threads", "--sizes", "--heap", "--java", "--out", "--json", "--precision", "--max-invocations",
+                "--benchmarks", "--tiers").contains(name);
     }
 
     private static void noValue(String name, String value) {

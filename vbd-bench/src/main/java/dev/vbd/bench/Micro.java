@@ -31,11 +31,24 @@ import java.util.regex.Pattern;
 final class Micro {
     private Micro() {}
 
-    record Settings(int rounds, int warmupIterations, int measurementIterations, int iterationMs) {
+    /** {@code benchmarks} and {@code tiers}: those to run, in the order of {@link #benchmarks()} and {@link Tier}. */
+    record Settings(int rounds, int warmupIterations, int measurementIterations, int iterationMs,
+                    List<String> benchmarks, List<Tier> tiers) {
         Map<String, Object> toJson() {
             return Report.map("forks_per_config", rounds, "warmup_iterations", warmupIterations,
                     "measurement_iterations", measurementIterations, "iteration_ms", iterationMs,
+                    "benchmarks", benchmarks, "tiers", tiers.stream().map(t -> t.label).toList(),
                     "score", "ns/op, JMH average time of one fork; interval Student-t 95% over forks");
+        }
+
+        /** These settings with {@code forks} forks per configuration (null: as they are), of only these benchmarks and tiers. */
+        Settings only(Integer forks, List<String> names, List<Tier> inTiers) {
+            List<String> b = new ArrayList<>(benchmarks);
+            b.retainAll(names);
+            List<Tier> t = new ArrayList<>(tiers);
+            t.retainAll(inTiers);
+            return new Settings(forks != null ? forks : rounds, warmupIterations, measurementIterations, iterationMs,
+                    List.copyOf(b), List.copyOf(t));
         }
     }
 
@@ -43,8 +56,8 @@ final class Micro {
      * Warm-up long enough for C2 to compile the benchmark body in the C2 tier. One fork per
      * configuration and tier in a quick run: its figures have no interval.
      */
-    static final Settings QUICK = new Settings(1, 5, 3, 300);
-    static final Settings FULL = new Settings(3, 6, 5, 500);
+    static final Settings QUICK = new Settings(1, 5, 3, 300, benchmarks(), List.of(Tier.values()));
+    static final Settings FULL = new Settings(3, 6, 5, 500, benchmarks(), List.of(Tier.values()));
 
     /** Where the benchmark body runs: the flags that confine the JVM to one tier. */
     enum Tier {
@@ -58,6 +71,18 @@ final class Micro {
         Tier(String label, List<String> flags) {
             this.label = label;
             this.flags = flags;
+        }
+
+        /** The tier labelled {@code label}, in any case; null if none is. */
+        static Tier byLabel(String label) {
+            for (Tier t : values()) if (t.label.equalsIgnoreCase(label)) return t;
+            return null;
+        }
+
+        static List<String> labels() {
+            List<String> out = new ArrayList<>();
+            for (Tier t : values()) out.add(t.label);
+            return out;
         }
     }
 
@@ -81,20 +106,20 @@ final class Micro {
     }
 
     static int forks(Settings s) {
-        return s.rounds * benchmarks().size() * Tier.values().length * 2;
+        return s.rounds * s.benchmarks.size() * s.tiers.size() * 2;
     }
 
     /** {@code vbdLaunch}: the java and options {@code bin/vbd run} starts a program with. */
     static List<Row> run(Settings s, String java, List<String> shared, List<String> vbdLaunch, Progress progress)
             throws RunnerException {
-        List<String> names = benchmarks();
+        List<String> names = s.benchmarks;
         Map<String, List<Double>> stock = new LinkedHashMap<>();
         Map<String, List<Double>> vbd = new LinkedHashMap<>();
         int total = forks(s);
         int done = 0;
         long start = System.nanoTime();
         for (int round = 0; round < s.rounds; round++) {
-            for (Tier tier : Tier.values()) for (String name : names) {
+            for (Tier tier : s.tiers) for (String name : names) {
                 String key = name + ' ' + tier.label;
                 List<String> jvmArgs = new ArrayList<>(shared);
                 jvmArgs.addAll(tier.flags);
@@ -124,7 +149,7 @@ final class Micro {
             }
         }
         List<Row> rows = new ArrayList<>();
-        for (Tier tier : Tier.values()) for (String name : names) {
+        for (Tier tier : s.tiers) for (String name : names) {
             String key = name + ' ' + tier.label;
             double[] st = stock.get(key).stream().mapToDouble(Double::doubleValue).toArray();
             double[] vb = vbd.get(key).stream().mapToDouble(Double::doubleValue).toArray();

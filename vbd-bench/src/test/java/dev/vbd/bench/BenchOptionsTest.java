@@ -104,6 +104,26 @@ class BenchOptionsTest {
     }
 
     @Test
+    void jmhRunsTheBenchmarksAndTiersNamedWithTheForksAskedFor() {
+        BenchOptions all = parse("--jmh", "--full");
+        assertEquals(Micro.benchmarks(), all.jmhSettings.benchmarks());
+        assertEquals(List.of(Micro.Tier.values()), all.jmhSettings.tiers());
+        assertEquals(Micro.FULL.rounds(), all.jmhSettings.rounds());
+        BenchOptions some = parse("--jmh", "--full", "--benchmarks", "allocation,fieldStore", "--tiers", "c1,interpreter",
+                "--invocations", "10");
+        // the report's order, whatever the order asked for
+        assertEquals(List.of("fieldStore", "allocation"), some.jmhSettings.benchmarks());
+        assertEquals(List.of(Micro.Tier.INTERPRETER, Micro.Tier.C1), some.jmhSettings.tiers());
+        assertEquals(10, some.jmhSettings.rounds());
+        assertEquals(Micro.FULL.iterationMs(), some.jmhSettings.iterationMs());
+        assertEquals(10 * 2 * 2 * 2, Micro.forks(some.jmhSettings));
+        assertTrue(error("--jmh", "--benchmarks", "allocaton").contains("'allocaton'"));
+        assertTrue(error("--jmh", "--tiers", "C3").contains("'C3'"));
+        assertTrue(error("--benchmarks", "allocation").contains("--jmh"));
+        assertTrue(error("--tiers", "C1").contains("--jmh"));
+    }
+
+    @Test
     void warmupFollowsAnExplicitIterationCount() {
         BenchOptions o = parse("--iterations", "1");
         assertEquals(0, o.warmup);
