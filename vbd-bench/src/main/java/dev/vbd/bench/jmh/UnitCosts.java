@@ -26,6 +26,9 @@ public class UnitCosts {
 
     int field;
     int token = 42;
+    /** {@link #allocation}'s input: relaxed, so that its loads cost nothing under vbd and only the allocation differs. */
+    @Relaxed
+    int seed = 42;
     final int[] array = new int[N];
     Holder holder = new Holder(7);
     final ArrayDeque<Object> deque = new ArrayDeque<>(16);
@@ -129,6 +132,6 @@ public class UnitCosts {
     /** An allocation whose constructor stores two fields, returned so that it escapes. */
     @Benchmark
     public Object allocation() {
-        return new Point(token, token + 1);
+        return new Point(seed, seed + 1);
     }
 }
