@@ -245,15 +245,7 @@ public final class BenchOptions {
         } else if (workloads.equals("all")) {
             ws = List.copyOf(known);
         } else {
-            LinkedHashSet<String> set = new LinkedHashSet<>();
-            for (String w : workloads.split(",")) {
-                String id = w.trim();
-                if (!known.contains(id)) {
-                    throw new IllegalArgumentException("--workloads: unknown workload '" + id + "'; known: " + known);
-                }
-                set.add(id);
-            }
-            ws = List.copyOf(set);
+            ws = selected("--workloads", "workload", workloads, known);
         }
 
         List<Config> cs = new ArrayList<>();
@@ -330,16 +322,7 @@ public final class BenchOptions {
             throw new IllegalArgumentException((benchmarks != null ? "--benchmarks" : "--tiers")
                     + " selects among the JMH microbenchmarks: give --jmh too");
         }
-        List<String> bs = Micro.benchmarks();
-        if (benchmarks != null) {
-            LinkedHashSet<String> set = new LinkedHashSet<>();
-            for (String b : benchmarks.split(",")) {
-                String id = b.trim();
-                if (!bs.contains(id)) throw new IllegalArgumentException("--benchmarks: unknown benchmark '" + id + "'; known: " + bs);
-                set.add(id);
-            }
-            bs = List.copyOf(set);
-        }
+        List<String> bs = benchmarks == null ? Micro.benchmarks() : selected("--benchmarks", "benchmark", benchmarks, Micro.benchmarks());
         List<Micro.Tier> tl = List.of(Micro.Tier.values());
         if (tiers != null) {
             List<Micro.Tier> set = new ArrayList<>();
@@ -357,6 +340,19 @@ public final class BenchOptions {
         int negative = full ? Math.max(FULL_NEGATIVE_INVOCATIONS, inv) : inv;
         return new BenchOptions(mode, jmhOnly, dryRun, ws, List.copyOf(cs), relaxed, inv, sweep, negative, it, wu, List.copyOf(ts),
                 sz, heap, java, controls, jmhOnly, out != null ? out : defaultOut, json, precision, maxInv, jmhSettings);
+    }
+
+    /** The names in the comma-separated {@code value}, each among {@code known}, without repeats. */
+    private static List<String> selected(String option, String noun, String value, List<String> known) {
+        LinkedHashSet<String> set = new LinkedHashSet<>();
+        for (String n : value.split(",")) {
+            String id = n.trim();
+            if (!known.contains(id)) {
+                throw new IllegalArgumentException(option + ": unknown " + noun + " '" + id + "'; known: " + known);
+            }
+            set.add(id);
+        }
+        return List.copyOf(set);
     }
 
     private static boolean isValued(String name) {
