@@ -1,6 +1,7 @@
 package dev.vbd.agent;
 
 import dev.vbd.core.rewrite.FieldMode;
+import dev.vbd.core.rewrite.Optimisations;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -13,10 +14,10 @@ import java.util.Map;
  * The agent's options, passed as {@code -javaagent:vbd.jar=key=value&key=value} with URL-encoded
  * values so that any path survives. The launcher writes them; users normally never do. No
  * {@code fields} (null) means the prepared JDK's own: fenced on a JDK prepared with fenced fields,
- * volatile otherwise.
+ * volatile otherwise. No {@code optimise} means {@link Optimisations#ALL}.
  */
 public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyReport, Path jdkDir, boolean strict,
-                           FieldMode fields) {
+                           FieldMode fields, Optimisations optimise) {
     public static AgentOptions parse(String args) {
         Map<String, String> m = new LinkedHashMap<>();
         if (args != null && !args.isEmpty()) {
@@ -29,7 +30,7 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
         }
         for (String k : m.keySet()) {
             if (!k.equals("relaxed") && !k.equals("skipUnrewritable") && !k.equals("verify") && !k.equals("jdk")
-                    && !k.equals("strict") && !k.equals("fields")) {
+                    && !k.equals("strict") && !k.equals("fields") && !k.equals("optimise")) {
                 throw new IllegalArgumentException("unknown agent option '" + k + "'");
             }
         }
@@ -40,13 +41,21 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
                 throw new IllegalArgumentException("agent option fields takes " + FieldMode.choices() + ", got '" + m.get("fields") + "'");
             }
         }
+        Optimisations optimise = Optimisations.ALL;
+        if (m.containsKey("optimise")) {
+            optimise = Optimisations.of(m.get("optimise"));
+            if (optimise == null) {
+                throw new IllegalArgumentException("agent option optimise takes " + Optimisations.choices() + ", got '" + m.get("optimise") + "'");
+            }
+        }
         return new AgentOptions(
                 m.containsKey("relaxed") ? Path.of(m.get("relaxed")) : null,
                 m.containsKey("skipUnrewritable"),
                 m.containsKey("verify") ? Path.of(m.get("verify")) : null,
                 m.containsKey("jdk") ? Path.of(m.get("jdk")) : null,
                 m.containsKey("strict"),
-                fields);
+                fields,
+                optimise);
     }
 
     public String format() {
@@ -57,6 +66,7 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
         if (jdkDir != null) append(sb, "jdk", jdkDir.toString());
         if (strict) append(sb, "strict", "");
         if (fields != null && fields != FieldMode.VOLATILE) append(sb, "fields", fields.word());
+        if (optimise != null && optimise != Optimisations.ALL) append(sb, "optimise", optimise.word());
         return sb.toString();
     }
 

@@ -70,6 +70,7 @@ public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
         DeclaredModifiers declared = new DeclaredModifiers();
         declared.install();
         LoadTimeRewriter rewriter = new LoadTimeRewriter(policy, options.skipUnrewritable(), fields, stats, declared, true);
+        rewriter.optimise(options.optimise());
         rewriter.store(store(options.relaxed()));
         rewriter.jdkFencedFields(jdkDir);
         new HiddenClasses(rewriter, stats, false).install();

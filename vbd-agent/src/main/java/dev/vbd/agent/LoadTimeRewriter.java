@@ -4,6 +4,7 @@ import dev.vbd.core.Conventions;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldMode;
+import dev.vbd.core.rewrite.Optimisations;
 import dev.vbd.core.rewrite.FieldOracle;
 import dev.vbd.core.rewrite.JdkFencedFields;
 import dev.vbd.core.rewrite.RewriteException;
@@ -47,6 +48,7 @@ final class LoadTimeRewriter {
     private FieldOracle plainInJvm;
     private RewriteStore store;
     private JdkFencedFields jdkFenced;
+    private Optimisations optimisations = Optimisations.ALL;
 
     LoadTimeRewriter(Policy policy, boolean skipUnrewritable, FieldMode fields, RewriteStats stats,
                      DeclaredModifiers declared, boolean readOnThisThread) {
@@ -154,6 +156,11 @@ final class LoadTimeRewriter {
         this.jdkFenced = dir == null ? null : JdkFencedFields.of(dir, System.getProperties());
     }
 
+    /** Which accesses stay plain because no other thread can see them ({@link ClassRewriter#optimise}); call before the first rewrite. */
+    synchronized void optimise(Optimisations which) {
+        this.optimisations = which;
+    }
+
     /** Where rewrites are kept between runs ({@link ClassRewriter#store}); call before the first rewrite. */
     synchronized void store(RewriteStore store) {
         this.store = store;
@@ -177,7 +184,7 @@ final class LoadTimeRewriter {
         ClassRewriter r = new ClassRewriter(policy, loader == null ? new LoaderBytesSource(null, readOnThisThread)
                 : sourceFor(loader), jdk)
                 .fenceFields(plainInJvm).fields(jdk ? fields.jdk() : fields)
-                .store(store);
+                .optimise(optimisations).store(store);
         return jdk ? r : r.jdkFencedFields(jdkFenced);
     }
 

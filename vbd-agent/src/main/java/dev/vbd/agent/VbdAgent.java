@@ -55,6 +55,7 @@ public final class VbdAgent {
         DeclaredModifiers declared = new DeclaredModifiers();
         declared.install();
         LoadTimeRewriter transformer = new LoadTimeRewriter(policy, options.skipUnrewritable(), fields, s, declared, false);
+        transformer.optimise(options.optimise());
         if (!early.isEmpty()) transformer.fenceFields(early);
         transformer.jdkFencedFields(jdkDir);
         transformer.warmUp();

@@ -116,10 +116,11 @@ public final class Bench {
             Path jmhRelaxed = repo.resolve("vbd-bench/relaxed/jmh-harness.relaxed");
             // the vbd side is the first vbd configuration asked for, with the harness's relaxed config
             Config jmhVbd = options.configs.stream().filter(c -> c.vbd).findFirst().orElse(Config.VBD);
-            List<String> vbdLaunch = VbdOptions.launchPrefix(repo, options.java, jmhRelaxed, jmhVbd.fields);
+            List<String> vbdLaunch = VbdOptions.launchPrefix(repo, options.java, jmhRelaxed, jmhVbd.vbdOptions(true));
             r.jmhSettings = s.toJson();
             r.jmhSettings.put("relaxed_file", repo.relativize(jmhRelaxed).toString());
             r.jmhSettings.put("fields", jmhVbd.fields);
+            r.jmhSettings.put("optimise", jmhVbd.optimise);
             r.jmh = Micro.run(s, options.java, r.sharedFlags, vbdLaunch, progress);
         }
 
@@ -135,7 +136,7 @@ public final class Bench {
 
     /** Configurations that differ only in JVM flags share the command that starts them. */
     private static String launchKey(Config c) {
-        return c.relaxation + (c.fields.equals("volatile") ? "" : "/" + c.fields);
+        return c.relaxation + "/" + String.join(" ", c.vbdOptions(false));
     }
 
     private void runWorkloads(RunRecord r) throws Exception {
@@ -191,7 +192,7 @@ public final class Bench {
             };
             new Progress(err, List.of()).note("asking bin/vbd how it runs " + c.id
                     + (c.relaxation == Config.Relaxation.ALL ? " (the first time, it prepares a JDK with everything relaxed)" : ""));
-            vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.fields));
+            vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.vbdOptions(true)));
         }
         for (Config c : used) {
             // a vbd configuration runs as bin/vbd run does: the prepared image's java, then its options

@@ -37,7 +37,9 @@ public final class BenchOptions {
               --dry-run          print the plan (invocations per workload and configuration), run nothing
               --workloads a,b    workloads by name, or 'all'
               --configs a,b      among stock, stock-notiered, vbd, vbd+relaxed, vbd-notiered, vbd-fenced,
-                                 vbd-fenced+relaxed, vbd-speculative
+                                 vbd-fenced+relaxed, vbd-speculative; and, for what each of vbd's proofs
+                                 that no other thread sees an access buys (--optimise), vbd-unoptimised,
+                                 vbd-fenced-unoptimised, vbd-fenced-constructors, vbd-fenced-local-arrays
               --relaxed FILE     the relaxed config of vbd+relaxed (default: the bundled list)
               --invocations N    JVM invocations per workload and configuration (at least 2)
               --iterations N     iterations per invocation; --warmup W of them are dropped

@@ -25,6 +25,15 @@ public enum Config {
             "under vbd with fenced fields and the relaxed config"),
     VBD_SPECULATIVE("vbd-speculative", true, Relaxation.NONE, "speculative", List.of(), "stock",
             "under vbd with speculative fields (--fields speculative), nothing relaxed"),
+    // What each proof that no other thread can see an access buys: the same modes with fewer of them.
+    VBD_UNOPTIMISED("vbd-unoptimised", true, "volatile", "none",
+            "under vbd with every access fenced, local arrays too (--optimise none)"),
+    VBD_FENCED_UNOPTIMISED("vbd-fenced-unoptimised", true, "fenced", "none",
+            "under vbd with fenced fields and every access fenced (--optimise none)"),
+    VBD_FENCED_CONSTRUCTORS("vbd-fenced-constructors", true, "fenced", "constructors",
+            "under vbd with fenced fields, only constructors' stores to their own object plain (--optimise constructors)"),
+    VBD_FENCED_LOCAL_ARRAYS("vbd-fenced-local-arrays", true, "fenced", "local-arrays",
+            "under vbd with fenced fields, only local arrays plain (--optimise local-arrays)"),
     /**
      * The negative control: vbd's launcher, agent and patched JDK with every class of the program
      * and of the JDK relaxed. What remains is vbd's machinery without its fences, which must not
@@ -41,6 +50,8 @@ public enum Config {
     public final Relaxation relaxation;
     /** How the program's fields are made SC: {@code bin/vbd run --fields volatile|fenced|speculative}. */
     public final String fields;
+    /** Which accesses vbd leaves plain because no other thread can see them: {@code bin/vbd run --optimise}. */
+    public final String optimise;
     /** JVM options of this configuration beyond the shared ones. */
     public final List<String> flags;
     /** The configuration this one's ratio is taken against; null for the baseline itself. */
@@ -53,13 +64,34 @@ public enum Config {
 
     Config(String id, boolean vbd, Relaxation relaxation, String fields, List<String> flags, String baseline,
            String description) {
+        this(id, vbd, relaxation, fields, "all", flags, baseline, description);
+    }
+
+    Config(String id, boolean vbd, String fields, String optimise, String description) {
+        this(id, vbd, Relaxation.NONE, fields, optimise, List.of(), "stock", description);
+    }
+
+    Config(String id, boolean vbd, Relaxation relaxation, String fields, String optimise, List<String> flags,
+           String baseline, String description) {
         this.id = id;
         this.fields = fields;
+        this.optimise = optimise;
         this.vbd = vbd;
         this.relaxation = relaxation;
         this.flags = flags;
         this.baseline = baseline;
         this.description = description;
+    }
+
+    /**
+     * The options of {@code bin/vbd run} besides {@code --relaxed} that make this configuration; with
+     * {@code defaults}, also those that only repeat a default (which {@code $VBD_FIELDS} may change).
+     */
+    public List<String> vbdOptions(boolean defaults) {
+        List<String> o = new java.util.ArrayList<>();
+        if (defaults || !fields.equals("volatile")) o.addAll(List.of("--fields", fields));
+        if (!optimise.equals("all")) o.addAll(List.of("--optimise", optimise));
+        return o;
     }
 
     public Config baselineConfig() {

@@ -375,7 +375,7 @@ final class Report {
                     case ALL -> " --relaxed " + (r.allRelaxedFile == null ? "?" : r.allRelaxedFile.getFileName());
                 };
                 int own = e.getValue().size() - c.flags.size();
-                flags = "`bin/vbd run" + relaxed + (c.fields.equals("volatile") ? "" : " --fields " + c.fields) + "`: the prepared image's java" + (own == 0 ? "" : " and " + own + " option" + (own == 1 ? "" : "s"))
+                flags = "`bin/vbd run" + relaxed + c.vbdOptions(false).stream().map(w -> " " + w).collect(java.util.stream.Collectors.joining()) + "`: the prepared image's java" + (own == 0 ? "" : " and " + own + " option" + (own == 1 ? "" : "s"))
                         + (flags.isEmpty() ? "" : " `" + flags + "`");
             } else if (!flags.isEmpty()) {
                 flags = "`" + flags + "`";

@@ -27,17 +27,17 @@ final class VbdOptions {
     }
 
     /**
-     * The java and options {@code bin/vbd run [--relaxed FILE] [--fields MODE] -- java} starts a program with: the
+     * The java and options {@code bin/vbd run [--relaxed FILE] VBD_OPTIONS -- java} starts a program with: the
      * prepared image's own launcher, and the relaxed config as a system property.
      */
-    static List<String> launchPrefix(Path repo, String java, Path relaxed, String fields)
+    static List<String> launchPrefix(Path repo, String java, Path relaxed, List<String> vbdOptions)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "launch"));
         if (relaxed != null) {
             cmd.add("--relaxed");
             cmd.add(relaxed.toString());
         }
-        cmd.addAll(List.of("--fields", fields)); // whatever $VBD_FIELDS says
+        cmd.addAll(vbdOptions); // with --fields, whatever $VBD_FIELDS says
         cmd.add("--");
         cmd.add(java);
         return ask(cmd, relaxed);

@@ -4,6 +4,7 @@ import dev.vbd.core.Conventions;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
 import dev.vbd.core.rewrite.FieldMode;
+import dev.vbd.core.rewrite.Optimisations;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -68,15 +69,16 @@ public final class JdkCache {
 
     /**
      * The prepared directory for this JDK, its fields made SC as {@code fields} says (volatile or
-     * fenced), preparing it first if needed; {@code quiet} keeps the preparation's progress off
+     * fenced) and its accesses left plain as {@code optimise} says, preparing it first if needed; {@code quiet} keeps the preparation's progress off
      * stderr (its output is still shown if it fails).
      */
-    public static Path prepared(Path root, Jdk jdk, Path relaxed, FieldMode fields, Path vbdJar, boolean quiet)
+    public static Path prepared(Path root, Jdk jdk, Path relaxed, FieldMode fields, Optimisations optimise, Path vbdJar,
+                                boolean quiet)
             throws UsageException, IOException {
         if (fields != fields.jdk()) throw new IllegalArgumentException("the JDK's fields cannot be " + fields.word());
         if (relaxed != null) {
             // Most configs name only application code: they share the JDK prepared without a config.
-            Path base = prepared(root, jdk, null, fields, vbdJar, quiet);
+            Path base = prepared(root, jdk, null, fields, optimise, vbdJar, quiet);
             Path classes = base.resolve("classes.txt");
             try {
                 if (Files.isRegularFile(classes)
@@ -88,7 +90,7 @@ public final class JdkCache {
             }
         }
         int keep = keep();
-        String key = key(jdk, relaxed, fields, vbdJar);
+        String key = key(jdk, relaxed, fields, optimise, vbdJar);
         Path dir = root.resolve("jdk").resolve(sanitize(jdk.version()) + "-" + key);
         if (Files.isRegularFile(dir.resolve("complete"))) return used(dir);
         Files.createDirectories(dir.getParent());
@@ -103,7 +105,7 @@ public final class JdkCache {
             }
             try {
                 if (Files.isRegularFile(dir.resolve("complete"))) return used(dir);
-                prepare(dir, jdk, relaxed, fields, vbdJar, quiet);
+                prepare(dir, jdk, relaxed, fields, optimise, vbdJar, quiet);
                 used(dir);
                 prune(dir.getParent(), jdk.home().toString(), keep);
                 return dir;
@@ -113,17 +115,20 @@ public final class JdkCache {
         }
     }
 
-    private static void prepare(Path dir, Jdk jdk, Path relaxed, FieldMode fields, Path vbdJar, boolean quiet)
+    private static void prepare(Path dir, Jdk jdk, Path relaxed, FieldMode fields, Optimisations optimise, Path vbdJar,
+                                boolean quiet)
             throws UsageException, IOException {
         deleteTree(dir); // a run killed half-way leaves no 'complete'
         Path tmp = Files.createTempDirectory(dir.getParent(), "preparing-");
         try {
             if (!quiet) {
                 System.err.println("vbd: preparing " + jdk.vendor() + " JDK " + jdk.version() + " (" + jdk.home()
-                        + ") for sequential consistency, " + fields.word() + " fields; cached in " + dir);
+                        + ") for sequential consistency, " + fields.word() + " fields"
+                        + (optimise == Optimisations.ALL ? "" : ", optimising " + optimise.word()) + "; cached in " + dir);
             }
             List<String> cmd = new ArrayList<>(List.of(jdk.launcher().toString(), "-Xshare:off",
                     "-cp", vbdJar.toString(), PrepareJdk.class.getName(), tmp.toString(), PrepareJdk.FIELDS + fields.word()));
+            if (optimise != Optimisations.ALL) cmd.add(PrepareJdk.OPTIMISE + optimise.word());
             if (relaxed != null) cmd.add(relaxed.toString());
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
@@ -244,7 +249,7 @@ public final class JdkCache {
         }
     }
 
-    static String key(Jdk jdk, Path relaxed, FieldMode fields, Path vbdJar) throws IOException {
+    static String key(Jdk jdk, Path relaxed, FieldMode fields, Optimisations optimise, Path vbdJar) throws IOException {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             md.update(jdk.home().toString().getBytes(StandardCharsets.UTF_8));
@@ -256,6 +261,7 @@ public final class JdkCache {
             md.update(jarIdentity(vbdJar).getBytes(StandardCharsets.UTF_8));
             if (relaxed != null) md.update(Files.readAllBytes(relaxed));
             md.update(("fields-" + fields.word()).getBytes(StandardCharsets.UTF_8));
+            if (optimise != Optimisations.ALL) md.update(("optimise-" + optimise.word()).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(md.digest()).substring(0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

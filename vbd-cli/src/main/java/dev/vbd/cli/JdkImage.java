@@ -159,7 +159,7 @@ final class JdkImage {
      */
     private static String trainingOptions(FieldMode fields) {
         FieldMode program = fields == FieldMode.VOLATILE ? FieldMode.VOLATILE : FieldMode.SPECULATIVE;
-        return new AgentOptions(null, false, null, null, false, program).format();
+        return new AgentOptions(null, false, null, null, false, program, null).format();
     }
 
     /**

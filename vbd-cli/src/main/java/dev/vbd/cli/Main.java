@@ -5,6 +5,7 @@ import dev.vbd.agent.ImageRewriting;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
 import dev.vbd.core.rewrite.FieldMode;
+import dev.vbd.core.rewrite.Optimisations;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -49,6 +50,12 @@ public final class Main {
                                     thread touches an object's class (docs/speculation.md); the JDK's fields
                                     are fenced with either of the last two (a prepared JDK of their own);
                                     $VBD_FIELDS sets the default
+              --optimise all|constructors|local-arrays|none
+                                    which accesses stay plain because no other thread can see them: a
+                                    constructor's to its own object before it can leave (fenced and
+                                    speculative fields), elements of arrays that never leave their method;
+                                    all (the default), or fewer to measure what each buys (a prepared JDK
+                                    of their own)
               --cache DIR           where prepared JDKs live (default: $VBD_CACHE, $XDG_CACHE_HOME/vbd, ~/.cache/vbd)
               --skip-unrewritable   run on when a class (or a method, which would outgrow the JVM's code
                                     limit once fenced) cannot be rewritten; it is reported as uncovered
@@ -92,7 +99,7 @@ public final class Main {
         }
         String verb = args.get(0);
         List<String> rest = args.subList(1, args.size());
-        List<String> common = List.of("--relaxed", "--fields", "--cache", "--skip-unrewritable", "--strict", "--agent", "--quiet", "-q",
+        List<String> common = List.of("--relaxed", "--fields", "--optimise", "--cache", "--skip-unrewritable", "--strict", "--agent", "--quiet", "-q",
                 "--progress");
         switch (verb) {
             case "launch": {
@@ -116,7 +123,7 @@ public final class Main {
                 if (o.command.size() > 1) {
                     throw new UsageException("'vbd java-home' takes only the java launcher after '--', got " + o.command.subList(1, o.command.size()));
                 }
-                Path home = JdkCache.imageHome(JdkCache.prepared(o.cache, jdk, null, FieldMode.VOLATILE, vbdJar(), !o.showProgress()));
+                Path home = JdkCache.imageHome(JdkCache.prepared(o.cache, jdk, null, FieldMode.VOLATILE, Optimisations.ALL, vbdJar(), !o.showProgress()));
                 if (home == null) {
                     throw new UsageException(jdk.home() + " has no jlink, so vbd cannot link it into a Java home of its own;"
                             + " give the launcher the options of 'vbd jvm-args' instead");
@@ -128,7 +135,7 @@ public final class Main {
                 Options o = Options.parse(verb, rest, common);
                 Jdk jdk = Jdk.resolve(o.javaWord());
                 checkConfig(o);
-                Path dir = JdkCache.prepared(o.cache, jdk, o.relaxed, o.fields.jdk(), vbdJar(), o.quiet);
+                Path dir = JdkCache.prepared(o.cache, jdk, o.relaxed, o.fields.jdk(), o.optimise, vbdJar(), o.quiet);
                 System.out.println(dir);
                 return 0;
             }
@@ -202,7 +209,7 @@ public final class Main {
             cmd.add(JdkCache.agentOption(prepared, agentOptions(o, prepared, verifyReport)));
         } else {
             cmd.add(launcher.toString());
-            String options = new AgentOptions(o.relaxed, o.skipUnrewritable, null, null, false, o.fields).format();
+            String options = new AgentOptions(o.relaxed, o.skipUnrewritable, null, null, false, o.fields, o.optimise).format();
             if (!options.isEmpty()) cmd.add("-D" + ImageRewriting.OPTIONS_PROPERTY + "=" + options);
         }
         cmd.addAll(args);
@@ -222,11 +229,11 @@ public final class Main {
     /** The prepared JDK for these options (a relaxed config may need its own), preparing it on first use. */
     private static Path prepared(Options o, Jdk jdk) throws UsageException, IOException {
         checkConfig(o);
-        return JdkCache.prepared(o.cache, jdk, o.relaxed, o.fields.jdk(), vbdJar(), !o.showProgress());
+        return JdkCache.prepared(o.cache, jdk, o.relaxed, o.fields.jdk(), o.optimise, vbdJar(), !o.showProgress());
     }
 
     private static String agentOptions(Options o, Path prepared, Path verifyReport) {
-        return new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict, o.fields).format();
+        return new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict, o.fields, o.optimise).format();
     }
 
     /** {@code vbd VERSION (build HASH, rewrite N)}: the build is the jar's content, which keys the prepared JDKs. */

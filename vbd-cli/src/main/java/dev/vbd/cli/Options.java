@@ -1,6 +1,7 @@
 package dev.vbd.cli;
 
 import dev.vbd.core.rewrite.FieldMode;
+import dev.vbd.core.rewrite.Optimisations;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,8 @@ final class Options {
     boolean skipUnrewritable;
     /** {@code --fields}: how the program's fields are made SC. */
     FieldMode fields = FieldMode.VOLATILE;
+    /** {@code --optimise}: which accesses stay plain because no other thread can see them. */
+    Optimisations optimise = Optimisations.ALL;
     boolean strict;
     boolean agent;
     boolean quiet;
@@ -42,7 +45,7 @@ final class Options {
             }
             String value = null;
             if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")
-                    || name.equals("--fields")) {
+                    || name.equals("--fields") || name.equals("--optimise")) {
                 if (a.contains("=")) {
                     value = a.substring(a.indexOf('=') + 1);
                 } else {
@@ -65,6 +68,10 @@ final class Options {
                     o.jar = p;
                 }
                 case "--fields" -> o.fields = fieldMode("--fields", value);
+                case "--optimise" -> {
+                    o.optimise = Optimisations.of(value);
+                    if (o.optimise == null) throw new UsageException("--optimise takes " + Optimisations.choices() + ", got '" + value + "'");
+                }
                 case "--jdk" -> o.jdk = true;
                 case "--all" -> o.all = true;
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;

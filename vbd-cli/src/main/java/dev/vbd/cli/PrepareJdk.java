@@ -5,6 +5,7 @@ import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldMode;
+import dev.vbd.core.rewrite.Optimisations;
 import dev.vbd.core.rewrite.JdkFencedFields;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
@@ -77,10 +78,15 @@ public final class PrepareJdk {
 
     /** The argument that says how the JDK's fields are made SC: {@code --fields=volatile} or {@code --fields=fenced}. */
     static final String FIELDS = "--fields=";
+    /** The argument that leaves out some of the rewrite's proofs ({@link Optimisations}): {@code --optimise=none}. */
+    static final String OPTIMISE = "--optimise=";
 
     private PrepareJdk() {}
 
-    /** {@code OUT FIELDS [RELAXED]}: where to put it, {@link #FIELDS}{@code volatile|fenced}, and a relaxed config. */
+    /**
+     * {@code OUT FIELDS [OPTIMISE] [RELAXED]}: where to put it, {@link #FIELDS}{@code volatile|fenced},
+     * {@link #OPTIMISE}{@code WHICH} (all when absent), and a relaxed config.
+     */
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args[0]);
         FieldMode fields = args.length > 1 && args[1].startsWith(FIELDS) ? FieldMode.of(args[1].substring(FIELDS.length())) : null;
@@ -89,10 +95,20 @@ public final class PrepareJdk {
                     + (args.length > 1 ? ", got '" + args[1] + "'" : ""));
             System.exit(2);
         }
+        int next = 2;
+        Optimisations optimise = Optimisations.ALL;
+        if (args.length > next && args[next].startsWith(OPTIMISE)) {
+            optimise = Optimisations.of(args[next].substring(OPTIMISE.length()));
+            if (optimise == null) {
+                System.err.println("vbd: " + OPTIMISE + " takes " + Optimisations.choices() + ", got '" + args[next] + "'");
+                System.exit(2);
+            }
+            next++;
+        }
         RelaxedConfig config = RelaxedConfig.empty();
-        if (args.length > 2) {
+        if (args.length > next) {
             try {
-                config = RelaxedConfig.load(Path.of(args[2]));
+                config = RelaxedConfig.load(Path.of(args[next]));
             } catch (RelaxedConfigException e) {
                 System.err.println("vbd: bad relaxed config: " + e.getMessage());
                 System.exit(2);
@@ -126,10 +142,11 @@ public final class PrepareJdk {
             } catch (IOException e) {
                 return null;
             }
-        }).fields(fields);
+        }).fields(fields).optimise(optimise);
         int total = byModule.values().stream().mapToInt(List::size).sum();
-        System.err.printf("vbd: rewriting %d classes in %d modules of %s (once per JDK build), %s fields%n",
-                total, byModule.size(), System.getProperty("java.home"), fields.word());
+        System.err.printf("vbd: rewriting %d classes in %d modules of %s (once per JDK build), %s fields%s%n",
+                total, byModule.size(), System.getProperty("java.home"), fields.word(),
+                optimise == Optimisations.ALL ? "" : ", optimising " + optimise.word());
         Path patch = out.resolve("patch");
         Files.createDirectories(patch);
         Path javaHome = Path.of(System.getProperty("java.home"));
@@ -209,6 +226,7 @@ public final class PrepareJdk {
         report.put("javaHome", System.getProperty("java.home"));
         report.put("javaVersion", System.getProperty("java.version"));
         report.put("fields", fields.word());
+        report.put("optimise", optimise.word());
         report.put("classes", total);
         report.put("rewritten", rewritten.get());
         report.put("seconds", Math.round(seconds * 10) / 10.0);

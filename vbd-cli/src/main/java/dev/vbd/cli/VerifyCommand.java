@@ -89,7 +89,7 @@ final class VerifyCommand {
         }
         Jdk jdk = Jdk.resolve(o.command.isEmpty() ? "java" : o.javaWord());
         Main.checkConfig(o);
-        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, o.fields.jdk(), Main.vbdJar(), !o.showProgress());
+        Path prepared = JdkCache.prepared(o.cache, jdk, o.relaxed, o.fields.jdk(), o.optimise, Main.vbdJar(), !o.showProgress());
         VerifyReport report;
         try (PreparedJdk patch = new PreparedJdk(prepared)) {
             Map<String, Supplier<byte[]>> jdkClasses = patch.classes();

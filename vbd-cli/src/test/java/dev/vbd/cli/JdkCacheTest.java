@@ -1,6 +1,7 @@
 package dev.vbd.cli;
 
 import dev.vbd.core.rewrite.FieldMode;
+import dev.vbd.core.rewrite.Optimisations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,7 +77,7 @@ class JdkCacheTest {
         Path one = jar("one.jar", CONTENT, 1_000_000_000_000L, 1_000_000_000_000L);
         Path same = jar("same.jar", CONTENT, 1_700_000_000_000L, 1_700_000_000_000L);
         assertEquals(JdkCache.jarIdentity(one), JdkCache.jarIdentity(same));
-        assertEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, one), JdkCache.key(jdk, null, FieldMode.VOLATILE, same));
+        assertEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, Optimisations.ALL, one), JdkCache.key(jdk, null, FieldMode.VOLATILE, Optimisations.ALL, same));
     }
 
     @Test
@@ -85,17 +86,26 @@ class JdkCacheTest {
         Path one = jar("one.jar", CONTENT, 0, 0);
         Path changed = jar("changed.jar", Map.of("a/A.class", "alpha", "b/B.class", "beta2"), 0, 0);
         Path renamed = jar("renamed.jar", Map.of("a/A.class", "alpha", "b/C.class", "beta"), 0, 0);
-        assertNotEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, one), JdkCache.key(jdk, null, FieldMode.VOLATILE, changed));
-        assertNotEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, one), JdkCache.key(jdk, null, FieldMode.VOLATILE, renamed));
+        assertNotEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, Optimisations.ALL, one), JdkCache.key(jdk, null, FieldMode.VOLATILE, Optimisations.ALL, changed));
+        assertNotEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, Optimisations.ALL, one), JdkCache.key(jdk, null, FieldMode.VOLATILE, Optimisations.ALL, renamed));
+    }
+
+    @Test
+    void eachChoiceOfOptimisationsIsAnEntryOfItsOwn() throws IOException {
+        Jdk jdk = fakeJdk("jdk");
+        Path one = jar("one.jar", CONTENT, 0, 0);
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        for (Optimisations o : Optimisations.values()) keys.add(JdkCache.key(jdk, null, FieldMode.FENCED, o, one));
+        assertEquals(Optimisations.values().length, keys.size());
     }
 
     @Test
     void aJdkWithFencedFieldsIsAnEntryOfItsOwn() throws IOException {
         Jdk jdk = fakeJdk("jdk");
         Path one = jar("one.jar", CONTENT, 0, 0);
-        assertNotEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, one), JdkCache.key(jdk, null, FieldMode.FENCED, one));
+        assertNotEquals(JdkCache.key(jdk, null, FieldMode.VOLATILE, Optimisations.ALL, one), JdkCache.key(jdk, null, FieldMode.FENCED, Optimisations.ALL, one));
         assertThrows(IllegalArgumentException.class,
-                () -> JdkCache.prepared(tmp.resolve("cache"), jdk, null, FieldMode.SPECULATIVE, one, true));
+                () -> JdkCache.prepared(tmp.resolve("cache"), jdk, null, FieldMode.SPECULATIVE, Optimisations.ALL, one, true));
     }
 
     @Test

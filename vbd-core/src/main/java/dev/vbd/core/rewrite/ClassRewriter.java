@@ -59,6 +59,8 @@ public final class ClassRewriter implements FieldOracle {
     private volatile RewriteStore store;
     /** How fields are made sequentially consistent (see {@link #fields}). */
     private volatile FieldMode fieldMode = FieldMode.VOLATILE;
+    /** Which accesses stay plain because no other thread can see them (see {@link #optimise}). */
+    private volatile Optimisations optimisations = Optimisations.ALL;
     /** Which fields of the prepared JDK need fences, if known (see {@link #jdkFencedFields}). */
     private volatile JdkFencedFields jdkFenced;
 
@@ -127,6 +129,15 @@ public final class ClassRewriter implements FieldOracle {
     }
 
     /**
+     * Which of the rewrite's proofs that no other thread can see an access it uses to leave the
+     * access plain: {@link Optimisations#ALL} unless measuring what each buys.
+     */
+    public ClassRewriter optimise(Optimisations which) {
+        this.optimisations = which;
+        return this;
+    }
+
+    /**
      * Answers whether an access to a field of a {@code java.*} class needs fences from the prepared
      * JDK's table instead of the class file. Only the boot and platform class loaders define
      * {@code java.*} classes, so each is the prepared JDK's, unless a module of the JDK was patched
@@ -166,7 +177,8 @@ public final class ClassRewriter implements FieldOracle {
         RewriteStore kept = store;
         if (kept == null || plainInJvm != null) return rewriteNow(bytes, leaveOversizedMethods);
         String kind = (privileged ? "boot" : "app") + (linkPlainFields ? "" : "-unlinked") + (leaveOversizedMethods ? "-lenient" : "")
-                + (fieldMode == FieldMode.VOLATILE ? "" : "-" + fieldMode.word());
+                + (fieldMode == FieldMode.VOLATILE ? "" : "-" + fieldMode.word())
+                + (optimisations == Optimisations.ALL ? "" : "-optimise-" + optimisations.word());
         RewriteStore.Kept k;
         try {
             k = kept.find(kind, bytes);
@@ -279,18 +291,20 @@ public final class ClassRewriter implements FieldOracle {
             }
             List<String> flipped = new ArrayList<>(flippedNames);
             List<String> unfinal = new ArrayList<>(unfinalNames);
-            Set<String> allocating = LocalArrays.allocatingMethods(reader);
+            Optimisations optimise = optimisations;
+            Set<String> allocating = optimise.localArrays() ? LocalArrays.allocatingMethods(reader) : Set.of();
             FieldMode mode = fieldMode;
             boolean fenced = mode.plainInJvm();
             boolean speculative = mode == FieldMode.SPECULATIVE;
             boolean ownerRoot = speculative && ownerRoot(facts);
+            boolean constructors = fenced && optimise.constructors();
             // a this(...) call in a constructor leaks when another constructor of the class may
-            boolean leakFree = fenced && leaks.constructorsLeakFree(bytes);
+            boolean leakFree = constructors && leaks.constructorsLeakFree(bytes);
             while (true) {
                 List<String> relaxed = new ArrayList<>();
                 ClassWriter writer = new ClassWriter(reader, 0);
                 ClassVisitor rewriting = new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal,
-                        unfenced.keySet(), allocating, fenced, leakFree, speculative, ownerRoot);
+                        unfenced.keySet(), allocating, fenced, constructors, leakFree, speculative, ownerRoot);
                 reader.accept(jdk ? JdkPatches.wrap(name, rewriting) : rewriting, 0);
                 try {
                     return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
@@ -545,6 +559,8 @@ public final class ClassRewriter implements FieldOracle {
         private final Set<String> allocating;
         /** Whether fields stay plain in the JVM ({@link #fields}), fixed for this rewrite. */
         private final boolean fenced;
+        /** Whether a constructor's accesses to its own object before it can have left stay plain. */
+        private final boolean constructors;
         /** Whether no constructor of the class can leak {@code this}. */
         private final boolean leakFree;
         /** {@link FieldMode#SPECULATIVE}, and whether this class declares the owner field. */
@@ -553,8 +569,10 @@ public final class ClassRewriter implements FieldOracle {
 
         Rewriting(ClassVisitor next, ClassFacts facts, Map<String, FieldDecision> fields, boolean classRelaxed,
                   List<String> relaxed, List<String> flipped, List<String> unfinal, Set<String> unfenced,
-                  Set<String> allocating, boolean fenced, boolean leakFree, boolean speculative, boolean ownerRoot) {
+                  Set<String> allocating, boolean fenced, boolean constructors, boolean leakFree, boolean speculative,
+                  boolean ownerRoot) {
             super(Opcodes.ASM9, next);
+            this.constructors = constructors;
             this.speculative = speculative;
             this.ownerRoot = ownerRoot;
             this.fenced = fenced;
@@ -618,7 +636,7 @@ public final class ClassRewriter implements FieldOracle {
                     : speculativeChecks() ? new SpeculativeFieldVisitor(arrays, oracle, ClassRewriter.this::declaredByProgram)
                     : new FencedFieldVisitor(arrays, oracle);
             MethodVisitor body = fields == null ? arrays : fields;
-            boolean constructor = fenced && name.equals("<init>");
+            boolean constructor = constructors && name.equals("<init>");
             boolean arraysToAnalyse = allocating.contains(name + descriptor);
             if (!arraysToAnalyse && !constructor) return body;
             // the whole method first: which accesses stay plain depends on what comes after them

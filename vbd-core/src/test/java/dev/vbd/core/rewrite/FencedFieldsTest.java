@@ -270,6 +270,19 @@ class FencedFieldsTest {
     }
 
     @Test
+    void withoutTheProofAConstructorFencesEveryStoreAndAddsNoReturnFence() {
+        for (Optimisations without : List.of(Optimisations.LOCAL_ARRAYS, Optimisations.NONE)) {
+            byte[] point = Bytecode.rewritten(rewriter(CLASSES).optimise(without), CLASSES, "f/Point");
+            assertEquals(List.of(
+                    "ALOAD 0", "INVOKESPECIAL java/lang/Object.<init> ()V",
+                    "ALOAD 0", "ILOAD 1", RELEASE, "PUTFIELD f/Point.x : I", FULL,
+                    "ALOAD 0", "LLOAD 2", RELEASE, "PUTFIELD f/Point.y : J", FULL,
+                    "RETURN"),
+                    Bytecode.of(point, "<init>(IJ)V"), without.word());
+        }
+    }
+
+    @Test
     void onceThisMayHaveLeakedEveryLaterAccessIsFenced() {
         byte[] leaky = rewritten("f/Leaky");
         assertEquals(List.of(

@@ -1,5 +1,6 @@
 package dev.vbd.core.rewrite;
 
+import dev.vbd.core.policy.Policy;
 import org.junit.jupiter.api.Test;
 
 import java.util.Collections;
@@ -163,5 +164,16 @@ class LocalArraysTest {
     @Test
     void rewrittenCodeLinks() {
         Bytecode.defineAndLink(Map.of("loc/Arrays", AFTER));
+    }
+
+    @Test
+    void withoutTheProofEveryArrayAccessIsFencedInEveryFieldMode() {
+        for (FieldMode mode : FieldMode.values()) {
+            ClassRewriter unproved = new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(CLASSES)).fields(mode)
+                    .optimise(Optimisations.CONSTRUCTORS);
+            List<String> scratch = Bytecode.of(Bytecode.rewritten(unproved, CLASSES, "loc/Arrays"), "scratch");
+            assertEquals(Collections.frequency(Bytecode.of(CLASSES.get("loc/Arrays"), "scratch"), "IASTORE"),
+                    Collections.frequency(scratch, FULL), mode.word());
+        }
     }
 }

@@ -219,6 +219,16 @@ class VerifierTest {
     }
 
     @Test
+    void aLocalArrayAccessFencedWithoutTheProofCountsAsScNotAsUnshared() {
+        VerifyReport optimised = verify(rewrite(plainClass(), Map.of()));
+        ClassRewriter unproved = new ClassRewriter(POLICY, name -> null).optimise(dev.vbd.core.rewrite.Optimisations.NONE);
+        VerifyReport r = verify(unproved.rewrite(plainClass()).bytes());
+        assertEquals(List.of(), r.findings());
+        assertEquals(0, r.localArrayAccesses());
+        assertEquals(optimised.scSites() + optimised.localArrayAccesses(), r.scSites());
+    }
+
+    @Test
     void unrewrittenClassListsEachSiteWithItsOffset() {
         VerifyReport r = verify(plainClass());
         assertEquals(Set.of("get([I)I@2:ARRAY_LOAD", "get([I)I@4:FIELD", "put([I[I)V@3:ARRAY_STORE",

@@ -283,6 +283,46 @@ class CliTest {
     }
 
     /**
+     * {@code --optimise none} leaves out the proofs that no other thread can see an access, in the
+     * program and in the JDK prepared for it: the verifier then finds every constructor access
+     * fenced, none plain as not yet shared, and still every access SC. A bad value is named.
+     */
+    @Test
+    void withoutOptimisationsNoAccessIsLeftPlainAsNotYetShared() throws Exception {
+        Path dir = compile("Built", """
+                public class Built {
+                    int a, b;
+                    Built(int a, int b) { this.a = a; this.b = b; }
+                    public static void main(String[] args) {
+                        int[] scratch = new int[4];
+                        for (int i = 0; i < scratch.length; i++) scratch[i] = i;
+                        System.out.println(new Built(scratch[1], scratch[3]).b);
+                    }
+                }
+                """);
+        Path report = tmp.resolve("unoptimised-verify.json");
+        Result verify = vbd("verify", "--fields", "fenced", "--optimise", "none", "--json", report.toString(),
+                "--", "java", "-cp", dir.toString(), "Built");
+        assertEquals(0, verify.status(), verify.out() + verify.err());
+        assertTrue(verify.out().lines().anyMatch("3"::equals), verify.out());
+        String json = Files.readString(report);
+        assertTrue(json.contains("\"nonSc\": 0") || json.contains("\"nonSc\":0"), json.substring(0, Math.min(400, json.length())));
+        assertTrue(verify.out().contains(" 0 accesses to arrays not yet shared, 0 constructor accesses to objects not yet shared"),
+                verify.out());
+        // the same program with both proofs: its scratch array and its constructor's stores stay plain
+        Result optimised = vbd("verify", "--fields", "fenced", "--json", tmp.resolve("optimised-verify.json").toString(),
+                "--", "java", "-cp", dir.toString(), "Built");
+        assertEquals(0, optimised.status(), optimised.out() + optimised.err());
+        java.util.regex.Matcher plain = java.util.regex.Pattern.compile(
+                " (\\d+) accesses to arrays not yet shared, (\\d+) constructor accesses").matcher(optimised.out());
+        assertTrue(plain.find() && Integer.parseInt(plain.group(1)) > 0 && Integer.parseInt(plain.group(2)) > 0, optimised.out());
+
+        Result bad = vbd("run", "--optimise", "some", "--", "java", "-version");
+        assertEquals(2, bad.status(), bad.err());
+        assertTrue(bad.err().contains("--optimise takes 'all', 'constructors', 'local-arrays' or 'none', got 'some'"), bad.err());
+    }
+
+    /**
      * The image keeps each rewrite and takes it again when the same bytes are defined in a later
      * run: the first run leaves one pack of rewrites in the store, the second writes nothing, a
      * changed class is rewritten and kept in a pack of its run, and {@code -Dvbd.store=off}
