@@ -116,7 +116,7 @@ public final class Bench {
             Path jmhRelaxed = repo.resolve("vbd-bench/relaxed/jmh-harness.relaxed");
             // the vbd side is the first vbd configuration asked for, with the harness's relaxed config
             Config jmhVbd = options.configs.stream().filter(c -> c.vbd).findFirst().orElse(Config.VBD);
-            List<String> vbdLaunch = VbdOptions.launchPrefix(repo, options.java, jmhRelaxed, jmhVbd.vbdOptions(true));
+            List<String> vbdLaunch = VbdOptions.launchPrefix(repo, options.java, jmhRelaxed, jmhVbd.vbdOptions(true), 1);
             r.jmhSettings = s.toJson();
             r.jmhSettings.put("relaxed_file", repo.relativize(jmhRelaxed).toString());
             r.jmhSettings.put("fields", jmhVbd.fields);
@@ -183,6 +183,7 @@ public final class Bench {
                 ? (options.relaxed != null ? options.relaxed : repo.resolve("vbd-bench/relaxed/top-methods.relaxed")) : null;
         if (r.relaxedFile != null) r.relaxedRules = countRules(r.relaxedFile);
         r.allRelaxedFile = negative != null ? repo.resolve("vbd-bench/relaxed/everything.relaxed") : null;
+        int prepared = (int) used.stream().filter(c -> c.vbd).map(Bench::launchKey).distinct().count();
         for (Config c : used) {
             if (!c.vbd || vbdArgs.containsKey(launchKey(c))) continue;
             Path relaxed = switch (c.relaxation) {
@@ -192,7 +193,7 @@ public final class Bench {
             };
             new Progress(err, List.of()).note("asking bin/vbd how it runs " + c.id
                     + (c.relaxation == Config.Relaxation.ALL ? " (the first time, it prepares a JDK with everything relaxed)" : ""));
-            vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.vbdOptions(true)));
+            vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.vbdOptions(true), prepared));
         }
         for (Config c : used) {
             // a vbd configuration runs as bin/vbd run does: the prepared image's java, then its options

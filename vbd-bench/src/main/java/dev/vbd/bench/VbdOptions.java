@@ -23,14 +23,16 @@ final class VbdOptions {
         }
         cmd.add("--");
         cmd.add(java);
-        return ask(cmd, relaxed);
+        return ask(cmd, relaxed, 1);
     }
 
     /**
      * The java and options {@code bin/vbd run [--relaxed FILE] VBD_OPTIONS -- java} starts a program with: the
-     * prepared image's own launcher, and the relaxed config as a system property.
+     * prepared image's own launcher, and the relaxed config as a system property. {@code prepared} is
+     * how many prepared JDKs the run asks for in all: the cache keeps at least that many per JDK, so
+     * that preparing the last does not remove the first before it ran.
      */
-    static List<String> launchPrefix(Path repo, String java, Path relaxed, List<String> vbdOptions)
+    static List<String> launchPrefix(Path repo, String java, Path relaxed, List<String> vbdOptions, int prepared)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "launch"));
         if (relaxed != null) {
@@ -40,7 +42,7 @@ final class VbdOptions {
         cmd.addAll(vbdOptions); // with --fields, whatever $VBD_FIELDS says
         cmd.add("--");
         cmd.add(java);
-        return ask(cmd, relaxed);
+        return ask(cmd, relaxed, prepared);
     }
 
     /** The command {@code bin/vbd run -- java args...} executes, asked from {@code bin/vbd launch}. */
@@ -56,13 +58,18 @@ final class VbdOptions {
         cmd.add("--");
         cmd.add(java);
         cmd.addAll(args);
-        return ask(cmd, null);
+        return ask(cmd, null, 1);
     }
 
-    private static List<String> ask(List<String> cmd, Path relaxed) throws IOException, InterruptedException {
+    /** The cache's own default of prepared JDKs kept per JDK ({@code $VBD_CACHE_KEEP}). */
+    private static final int CACHE_KEEPS = 4;
+
+    private static List<String> ask(List<String> cmd, Path relaxed, int prepared) throws IOException, InterruptedException {
         // stderr stays on the terminal: preparing a JDK prints its progress there
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT)
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT)
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+        if (prepared > CACHE_KEEPS) keepAtLeast(pb, prepared);
+        Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         int rc = p.waitFor();
         if (rc != 0 || out.isEmpty()) {
@@ -73,5 +80,15 @@ final class VbdOptions {
             throw new IllegalStateException(what);
         }
         return ShellWords.split(out);
+    }
+
+    private static void keepAtLeast(ProcessBuilder pb, int prepared) {
+        String asked = pb.environment().get("VBD_CACHE_KEEP");
+        try {
+            if (asked != null && Integer.parseInt(asked.trim()) >= prepared) return;
+        } catch (NumberFormatException e) {
+            return; // bin/vbd names the bad value
+        }
+        pb.environment().put("VBD_CACHE_KEEP", Integer.toString(prepared));
     }
 }
