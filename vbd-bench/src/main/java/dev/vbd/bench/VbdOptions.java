@@ -82,7 +82,7 @@ final class VbdOptions {
         return ShellWords.split(out);
     }
 
-    private static void keepAtLeast(ProcessBuilder pb, int prepared) {
+    static void keepAtLeast(ProcessBuilder pb, int prepared) {
         String asked = pb.environment().get("VBD_CACHE_KEEP");
         try {
             if (asked != null && Integer.parseInt(asked.trim()) >= prepared) return;
