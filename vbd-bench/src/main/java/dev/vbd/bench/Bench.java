@@ -324,13 +324,13 @@ public final class Bench {
                 err.println("vbd bench: plots not written: " + e);
             }
         }
-        String json = Portable.of(Json.write(Report.json(r)), repo, (String) r.jdk.get("java.home"));
+        String json = Portable.of(Json.write(Report.json(r)), repo, (String) r.jdk.get("java.home"), options.out);
         Files.writeString(options.out.resolve("results.json"), json, StandardCharsets.UTF_8);
         if (options.json != null) {
             if (options.json.getParent() != null) Files.createDirectories(options.json.getParent());
             Files.writeString(options.json, json, StandardCharsets.UTF_8);
         }
-        String md = Portable.of(Report.markdown(r), repo, (String) r.jdk.get("java.home"));
+        String md = Portable.of(Report.markdown(r), repo, (String) r.jdk.get("java.home"), options.out);
         Files.writeString(options.out.resolve("results.md"), md, StandardCharsets.UTF_8);
         System.out.print(md);
         System.out.flush();

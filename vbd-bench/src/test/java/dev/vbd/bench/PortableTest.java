@@ -19,4 +19,11 @@ class PortableTest {
                         + "\"negative\": \"vbd-bench/relaxed/everything.relaxed\", \"java.home\": \"java-17-openjdk-amd64\"",
                 Portable.of(text, Path.of("/src/vbd"), "/usr/lib/jvm/java-17-openjdk-amd64"));
     }
+
+    @Test
+    void aLogBesideTheReportIsNamedRelativeToIt() {
+        String failure = "  full output: /src/vbd/bench-results/2026/logs/fop-vbd-t2-0.log\n  relaxed: /src/vbd/x.relaxed";
+        assertEquals("  full output: logs/fop-vbd-t2-0.log\n  relaxed: x.relaxed",
+                Portable.of(failure, Path.of("/src/vbd"), null, Path.of("/src/vbd/bench-results/2026")));
+    }
 }
