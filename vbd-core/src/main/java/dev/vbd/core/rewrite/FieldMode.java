@@ -1,7 +1,5 @@
 package dev.vbd.core.rewrite;
 
-import java.util.Locale;
-
 /**
  * How the program's fields are made sequentially consistent ({@code --fields}). The JDK's own
  * modules take {@link #jdk()}: volatile or fenced, never speculative.
@@ -20,7 +18,7 @@ public enum FieldMode {
 
     /** The word the options take. */
     public String word() {
-        return name().toLowerCase(Locale.ROOT);
+        return OptionWords.word(this);
     }
 
     /** Whether the fields stay plain in the JVM. */
@@ -40,17 +38,11 @@ public enum FieldMode {
 
     /** The mode a word names, or null. */
     public static FieldMode of(String word) {
-        for (FieldMode m : values()) if (m.word().equals(word)) return m;
-        return null;
+        return OptionWords.of(values(), word);
     }
 
     /** The words, for messages: {@code 'volatile', 'fenced' or 'speculative'}. */
     public static String choices() {
-        StringBuilder sb = new StringBuilder();
-        FieldMode[] all = values();
-        for (int i = 0; i < all.length; i++) {
-            sb.append(i == 0 ? "" : i == all.length - 1 ? " or " : ", ").append('\'').append(all[i].word()).append('\'');
-        }
-        return sb.toString();
+        return OptionWords.choices(values());
     }
 }

@@ -1,7 +1,5 @@
 package dev.vbd.core.rewrite;
 
-import java.util.Locale;
-
 /**
  * Which accesses the rewrite leaves plain because it proves no other thread can see them
  * ({@code --optimise}). Every choice is sequentially consistent; all but {@link #ALL} exist to
@@ -39,22 +37,16 @@ public enum Optimisations {
 
     /** The word the options take. */
     public String word() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return OptionWords.word(this);
     }
 
     /** The choice a word names, or null. */
     public static Optimisations of(String word) {
-        for (Optimisations o : values()) if (o.word().equals(word)) return o;
-        return null;
+        return OptionWords.of(values(), word);
     }
 
     /** The words, for messages: {@code 'all', 'constructors', 'local-arrays' or 'none'}. */
     public static String choices() {
-        StringBuilder sb = new StringBuilder();
-        Optimisations[] all = values();
-        for (int i = 0; i < all.length; i++) {
-            sb.append(i == 0 ? "" : i == all.length - 1 ? " or " : ", ").append('\'').append(all[i].word()).append('\'');
-        }
-        return sb.toString();
+        return OptionWords.choices(values());
     }
 }
