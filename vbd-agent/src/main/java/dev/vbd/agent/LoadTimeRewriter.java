@@ -4,9 +4,9 @@ import dev.vbd.core.Conventions;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldMode;
-import dev.vbd.core.rewrite.Optimisations;
 import dev.vbd.core.rewrite.FieldOracle;
 import dev.vbd.core.rewrite.JdkFencedFields;
+import dev.vbd.core.rewrite.Optimisations;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
 import dev.vbd.core.rewrite.RewriteStore;
@@ -156,7 +156,10 @@ final class LoadTimeRewriter {
         this.jdkFenced = dir == null ? null : JdkFencedFields.of(dir, System.getProperties());
     }
 
-    /** Which accesses stay plain because no other thread can see them ({@link ClassRewriter#optimise}); call before the first rewrite. */
+    /**
+     * Which accesses stay plain because no other thread can see them ({@link ClassRewriter#optimise});
+     * call before the first rewrite.
+     */
     synchronized void optimise(Optimisations which) {
         this.optimisations = which;
     }

@@ -69,8 +69,8 @@ public final class JdkCache {
 
     /**
      * The prepared directory for this JDK, its fields made SC as {@code fields} says (volatile or
-     * fenced) and its accesses left plain as {@code optimise} says, preparing it first if needed; {@code quiet} keeps the preparation's progress off
-     * stderr (its output is still shown if it fails).
+     * fenced) and its accesses left plain as {@code optimise} says, preparing it first if needed;
+     * {@code quiet} keeps the preparation's progress off stderr (its output is still shown if it fails).
      */
     public static Path prepared(Path root, Jdk jdk, Path relaxed, FieldMode fields, Optimisations optimise, Path vbdJar,
                                 boolean quiet)
