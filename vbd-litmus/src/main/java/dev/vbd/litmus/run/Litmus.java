@@ -71,7 +71,7 @@ public final class Litmus {
         } else {
             System.err.printf("vbd litmus: %d tests, %s mode, JDK %s; reports in %s%n",
                     tests.size(), o.preset.id(), jcstress.javaVersion(), out);
-            VbdArgs.Forks forks = VbdArgs.of(home, o.java, harness, o.agent, o.fields);
+            VbdArgs.Forks forks = VbdArgs.of(home, o.java, harness, o.agent, o.fields, o.optimise);
             byConfig.put("vbd", collect("vbd", forks, tests, o.preset, jcstress));
             if (o.stock) {
                 byConfig.put("stock", collect("stock", new VbdArgs.Forks(o.java, List.of()), tests, o.preset, jcstress));

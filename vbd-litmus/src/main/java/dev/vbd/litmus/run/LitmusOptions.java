@@ -6,17 +6,20 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** {@code vbd litmus [--quick|--full] [--stock] [--agent] [--fields MODE] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
+/** {@code vbd litmus [--quick|--full] [--stock] [--agent] [--fields MODE] [--optimise WHICH] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
 final class LitmusOptions {
     static final String USAGE = """
-            usage: vbd litmus [--quick|--full] [--stock] [--agent] [--fields volatile|fenced|speculative] [--json FILE] [--tests REGEX]
-                              [--java JAVA] [--oversubscribe] [--out DIR | --from DIR]
+            usage: vbd litmus [--quick|--full] [--stock] [--agent] [--fields volatile|fenced|speculative] [--optimise WHICH]
+                              [--json FILE] [--tests REGEX] [--java JAVA] [--oversubscribe] [--out DIR | --from DIR]
               --quick       one short fork per test and JVM configuration (the default; a few minutes)
               --full        forks until every test has at least 10^7 samples (10^3 for spin-loop tests)
               --stock       also run every test under stock Java, through the same jcstress forks
               --agent       forks rewrite with vbd's agent ('vbd run --agent') rather than the image's own define paths
               --fields volatile|fenced|speculative
                             how the tests' fields are made SC, as 'vbd run --fields' (default: volatile)
+              --optimise all|constructors|local-arrays|none
+                            which accesses stay plain because no other thread can see them, as
+                            'vbd run --optimise' (default: all)
               --json FILE   write the results as JSON
               --tests REGEX only the tests whose name matches (e.g. 'sb\\.|mp\\.')
               --java JAVA   the java launcher of the JDK to test (default: java on the PATH)
@@ -32,6 +35,8 @@ final class LitmusOptions {
     boolean agent;
     /** {@code --fields}: volatile, fenced or speculative. */
     String fields = "volatile";
+    /** {@code --optimise}: all, constructors, local-arrays or none. */
+    String optimise = "all";
     boolean oversubscribe;
     Path json;
     Pattern tests = Pattern.compile(".*");
@@ -54,6 +59,13 @@ final class LitmusOptions {
                         throw new UsageException("--fields takes 'volatile', 'fenced' or 'speculative', got '" + v + "'");
                     }
                     o.fields = v;
+                }
+                case "--optimise" -> {
+                    String v = value(args, ++i, a);
+                    if (!List.of("all", "constructors", "local-arrays", "none").contains(v)) {
+                        throw new UsageException("--optimise takes 'all', 'constructors', 'local-arrays' or 'none', got '" + v + "'");
+                    }
+                    o.optimise = v;
                 }
                 case "--oversubscribe" -> o.oversubscribe = true;
                 case "--json" -> o.json = Path.of(value(args, ++i, a)).toAbsolutePath();

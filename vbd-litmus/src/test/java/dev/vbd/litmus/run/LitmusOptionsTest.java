@@ -34,7 +34,7 @@ class LitmusOptionsTest {
     }
 
     @Test
-    void namesTheBadArgument() {
+    void namesTheBadArgument() throws Exception {
         var e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--quik")));
         assertTrue(e.getMessage().contains("--quik"), e.getMessage());
         e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--json")));
@@ -45,5 +45,8 @@ class LitmusOptionsTest {
         assertTrue(e.getMessage().startsWith("--tests 'sb(' is not a regular expression"), e.getMessage());
         e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--fields", "plain")));
         assertEquals("--fields takes 'volatile', 'fenced' or 'speculative', got 'plain'", e.getMessage());
+        e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--optimise", "some")));
+        assertEquals("--optimise takes 'all', 'constructors', 'local-arrays' or 'none', got 'some'", e.getMessage());
+        assertEquals("none", LitmusOptions.parse(List.of("--optimise", "none")).optimise);
     }
 }
