@@ -5,7 +5,13 @@ import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
 import dev.vbd.core.rewrite.FieldMode;
 
+import dev.vbd.agent.observe.ObserveAgent;
+
 import java.io.File;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.lang.instrument.Instrumentation;
 
 /**
@@ -15,7 +21,18 @@ import java.lang.instrument.Instrumentation;
 public final class VbdAgent {
     private VbdAgent() {}
 
+    /** The agent's argument for {@link ObserveAgent}'s mode: {@code observe=DIR}, on a stock JDK. */
+    public static final String OBSERVE = "observe=";
+
     public static void premain(String args, Instrumentation inst) {
+        if (args != null && args.startsWith(OBSERVE)) {
+            try {
+                ObserveAgent.start(Path.of(URLDecoder.decode(args.substring(OBSERVE.length()), StandardCharsets.UTF_8)), inst);
+            } catch (IOException e) {
+                LoadTimeRewriter.die("the observer cannot start: " + e);
+            }
+            return;
+        }
         AgentOptions options;
         Policy policy;
         try {
@@ -87,6 +104,4 @@ public final class VbdAgent {
             return false;
         }
     }
-
-
 }

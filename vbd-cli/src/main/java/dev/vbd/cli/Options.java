@@ -25,6 +25,10 @@ final class Options {
     Path jar;
     boolean jdk;
     boolean all;
+    /** {@code advise --budget}: at most this many rules. */
+    Integer budget;
+    /** {@code advise --out}: the relaxed config it writes. */
+    Path out;
     final List<String> command = new ArrayList<>();
 
     static Options parse(String verb, List<String> args, List<String> allowed) throws UsageException {
@@ -45,7 +49,7 @@ final class Options {
             }
             String value = null;
             if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")
-                    || name.equals("--fields") || name.equals("--optimise")) {
+                    || name.equals("--fields") || name.equals("--optimise") || name.equals("--budget") || name.equals("--out")) {
                 if (a.contains("=")) {
                     value = a.substring(a.indexOf('=') + 1);
                 } else {
@@ -72,6 +76,15 @@ final class Options {
                     o.optimise = Optimisations.of(value);
                     if (o.optimise == null) throw new UsageException("--optimise takes " + Optimisations.choices() + ", got '" + value + "'");
                 }
+                case "--out" -> o.out = Path.of(value).toAbsolutePath();
+                case "--budget" -> {
+                    try {
+                        o.budget = Integer.parseInt(value);
+                    } catch (NumberFormatException e) {
+                        o.budget = -1;
+                    }
+                    if (o.budget < 1) throw new UsageException("--budget takes a positive number of rules, got '" + value + "'");
+                }
                 case "--jdk" -> o.jdk = true;
                 case "--all" -> o.all = true;
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;
@@ -91,6 +104,22 @@ final class Options {
             throw new UsageException(where + " takes " + FieldMode.choices() + ", got '" + value + "'");
         }
         return m;
+    }
+
+    /** These options with another relaxed config. */
+    Options withRelaxed(Path config) {
+        Options c = new Options();
+        c.relaxed = config;
+        c.cache = cache;
+        c.skipUnrewritable = skipUnrewritable;
+        c.fields = fields;
+        c.optimise = optimise;
+        c.strict = strict;
+        c.agent = agent;
+        c.quiet = quiet;
+        c.progress = progress;
+        c.command.addAll(command);
+        return c;
     }
 
     /**

@@ -1,0 +1,38 @@
+package dev.vbd.agent.observe;
+
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The agent's observing mode, on a stock JDK: no rewriting for SC, only the observer's calls in
+ * the program's classes. It reads the candidate methods from {@code DIR/candidates.txt} (one
+ * {@code owner#name(descriptor)} a line) and writes what it saw to {@code DIR/observed.json} at exit.
+ */
+public final class ObserveAgent {
+    public static final String CANDIDATES = "candidates.txt";
+    public static final String OBSERVED = "observed.json";
+
+    private ObserveAgent() {}
+
+    public static void start(Path dir, Instrumentation inst) throws IOException {
+        List<String> candidates = new ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve(CANDIDATES), StandardCharsets.UTF_8)) {
+            if (!line.isBlank()) candidates.add(line.strip());
+        }
+        Recorder recorder = new Recorder(candidates);
+        Observer.start(recorder);
+        inst.addTransformer(new ObservingTransformer(recorder), false);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                recorder.write(dir.resolve(OBSERVED));
+            } catch (IOException | RuntimeException e) {
+                System.err.println("vbd: the observer could not write " + dir.resolve(OBSERVED) + ": " + e);
+            }
+        }, "vbd-observer"));
+    }
+}

@@ -1,0 +1,97 @@
+package dev.vbd.agent.observe;
+
+/**
+ * What the observed program's code calls at each heap access and lock operation ({@link
+ * ObservingClassVisitor} puts the calls in). It sits on the boot class path so that classes of
+ * every loader reach it. Stores to array elements come here whole: the array lies under the index
+ * and value on the operand stack, out of reach of a simple copy.
+ */
+public final class Observer {
+    private static volatile Recorder recorder;
+
+    private Observer() {}
+
+    static void start(Recorder r) {
+        recorder = r;
+    }
+
+    public static void read(Object o, int site) {
+        Recorder r = recorder;
+        if (r != null && o != null) r.access(o, site, false);
+    }
+
+    public static void write(Object o, int site) {
+        Recorder r = recorder;
+        if (r != null && o != null) r.access(o, site, true);
+    }
+
+    public static void readStatic(int site) {
+        Recorder r = recorder;
+        if (r != null) r.accessStatic(site, false);
+    }
+
+    public static void writeStatic(int site) {
+        Recorder r = recorder;
+        if (r != null) r.accessStatic(site, true);
+    }
+
+    public static void acquired(Object lock) {
+        Recorder r = recorder;
+        if (r != null && lock != null) r.acquired(lock);
+    }
+
+    public static void releasing(Object lock) {
+        Recorder r = recorder;
+        if (r != null && lock != null) r.releasing(lock);
+    }
+
+    public static boolean tryAcquired(Object lock, boolean got) {
+        if (got) acquired(lock);
+        return got;
+    }
+
+    public static void storeInt(int[] a, int i, int v, int site) {
+        write(a, site);
+        a[i] = v;
+    }
+
+    public static void storeLong(long[] a, int i, long v, int site) {
+        write(a, site);
+        a[i] = v;
+    }
+
+    public static void storeFloat(float[] a, int i, float v, int site) {
+        write(a, site);
+        a[i] = v;
+    }
+
+    public static void storeDouble(double[] a, int i, double v, int site) {
+        write(a, site);
+        a[i] = v;
+    }
+
+    public static void storeReference(Object[] a, int i, Object v, int site) {
+        write(a, site);
+        a[i] = v;
+    }
+
+    /** {@code bastore}: a byte or a boolean array. */
+    public static void storeByte(Object a, int i, int v, int site) {
+        write(a, site);
+        if (a instanceof boolean[] z) {
+            z[i] = (v & 1) != 0;
+        } else {
+            ((byte[]) a)[i] = (byte) v;
+        }
+    }
+
+    public static void storeChar(char[] a, int i, int v, int site) {
+        write(a, site);
+        a[i] = (char) v;
+    }
+
+    public static void storeShort(short[] a, int i, int v, int site) {
+        write(a, site);
+        a[i] = (short) v;
+    }
+}

@@ -1,0 +1,253 @@
+package dev.vbd.agent.observe;
+
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.commons.AdviceAdapter;
+
+/**
+ * Puts a call to {@link Observer} before every field and array access of a class, and after every
+ * lock it takes (monitors, synchronized methods, {@code java.util.concurrent.locks} locks) and
+ * before every release. A constructor's accesses before its super constructor runs are left alone:
+ * the object is not yet an object the verifier lets code pass on.
+ */
+public final class ObservingClassVisitor extends ClassVisitor {
+    private static final String OBSERVER = Type.getInternalName(Observer.class);
+
+    private final Recorder recorder;
+    private String owner;
+    private String dotted;
+    private String sourceFile;
+    private int version;
+
+    ObservingClassVisitor(ClassVisitor next, Recorder recorder) {
+        super(Opcodes.ASM9, next);
+        this.recorder = recorder;
+    }
+
+    @Override
+    public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+        this.owner = name;
+        this.dotted = name.replace('/', '.');
+        this.version = version & 0xFFFF;
+        super.visit(version, access, name, signature, superName, interfaces);
+    }
+
+    @Override
+    public void visitSource(String source, String debug) {
+        this.sourceFile = source;
+        super.visitSource(source, debug);
+    }
+
+    @Override
+    public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+        MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+        if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
+        return new Method(mv, access, name, descriptor, recorder.candidate(dotted, name, descriptor));
+    }
+
+    private final class Method extends AdviceAdapter {
+        private final int candidate;
+        private final String method;
+        private final boolean synced;
+        private final Label start = new Label();
+        private final Label end = new Label();
+        private boolean entered;
+        private int line;
+
+        Method(MethodVisitor mv, int access, String name, String descriptor, int candidate) {
+            super(Opcodes.ASM9, mv, access, name, descriptor);
+            this.candidate = candidate;
+            this.method = name;
+            this.synced = (access & Opcodes.ACC_SYNCHRONIZED) != 0;
+        }
+
+        @Override
+        protected void onMethodEnter() {
+            entered = true;
+            if (synced) {
+                pushLock();
+                observer("acquired", "(Ljava/lang/Object;)V");
+                visitLabel(start);
+            }
+        }
+
+        @Override
+        protected void onMethodExit(int opcode) {
+            // a throw leaves through the handler visitMaxs adds, like every other exception
+            if (synced && opcode != ATHROW) {
+                pushLock();
+                observer("releasing", "(Ljava/lang/Object;)V");
+            }
+        }
+
+        @Override
+        public void visitLineNumber(int line, Label start) {
+            this.line = line;
+            super.visitLineNumber(line, start);
+        }
+
+        @Override
+        public void visitFieldInsn(int opcode, String fieldOwner, String name, String descriptor) {
+            if (entered) {
+                String field = name + ":" + descriptor;
+                String target = fieldOwner.replace('/', '.') + "." + name;
+                switch (opcode) {
+                    case GETFIELD -> {
+                        mv.visitInsn(DUP);
+                        site(target, false, field);
+                        observer("read", "(Ljava/lang/Object;I)V");
+                    }
+                    case PUTFIELD -> {
+                        // [obj, value] -> [obj, value, obj]
+                        if (Type.getType(descriptor).getSize() == 2) {
+                            mv.visitInsn(DUP2_X1);
+                            mv.visitInsn(POP2);
+                            mv.visitInsn(DUP_X2);
+                        } else {
+                            mv.visitInsn(DUP2);
+                            mv.visitInsn(POP);
+                        }
+                        site(target, true, field);
+                        observer("write", "(Ljava/lang/Object;I)V");
+                    }
+                    case GETSTATIC -> {
+                        site(target, false, field);
+                        observer("readStatic", "(I)V");
+                    }
+                    case PUTSTATIC -> {
+                        site(target, true, field);
+                        observer("writeStatic", "(I)V");
+                    }
+                    default -> { }
+                }
+            }
+            super.visitFieldInsn(opcode, fieldOwner, name, descriptor);
+        }
+
+        @Override
+        public void visitInsn(int opcode) {
+            switch (opcode) {
+                case IALOAD, LALOAD, FALOAD, DALOAD, AALOAD, BALOAD, CALOAD, SALOAD -> {
+                    if (entered) {
+                        mv.visitInsn(DUP2);
+                        mv.visitInsn(POP);
+                        site(arrayName(opcode), false, null);
+                        observer("read", "(Ljava/lang/Object;I)V");
+                    }
+                    super.visitInsn(opcode);
+                }
+                case IASTORE, LASTORE, FASTORE, DASTORE, AASTORE, BASTORE, CASTORE, SASTORE -> {
+                    if (!entered) {
+                        super.visitInsn(opcode);
+                        return;
+                    }
+                    site(arrayName(opcode), true, null);
+                    switch (opcode) {
+                        case IASTORE -> observer("storeInt", "([IIII)V");
+                        case LASTORE -> observer("storeLong", "([JIJI)V");
+                        case FASTORE -> observer("storeFloat", "([FIFI)V");
+                        case DASTORE -> observer("storeDouble", "([DIDI)V");
+                        case AASTORE -> observer("storeReference", "([Ljava/lang/Object;ILjava/lang/Object;I)V");
+                        case BASTORE -> observer("storeByte", "(Ljava/lang/Object;III)V");
+                        case CASTORE -> observer("storeChar", "([CIII)V");
+                        default -> observer("storeShort", "([SIII)V");
+                    }
+                }
+                case MONITORENTER -> {
+                    if (!entered) {
+                        super.visitInsn(opcode);
+                        return;
+                    }
+                    mv.visitInsn(DUP);
+                    super.visitInsn(opcode);
+                    observer("acquired", "(Ljava/lang/Object;)V");
+                }
+                case MONITOREXIT -> {
+                    if (!entered) {
+                        super.visitInsn(opcode);
+                        return;
+                    }
+                    mv.visitInsn(DUP);
+                    observer("releasing", "(Ljava/lang/Object;)V");
+                    super.visitInsn(opcode);
+                }
+                default -> super.visitInsn(opcode);
+            }
+        }
+
+        @Override
+        public void visitMethodInsn(int opcode, String callee, String name, String descriptor, boolean isInterface) {
+            if (!entered || !callee.startsWith("java/util/concurrent/locks/") || opcode == INVOKESTATIC) {
+                super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
+                return;
+            }
+            if ((name.equals("lock") || name.equals("lockInterruptibly")) && descriptor.equals("()V")) {
+                mv.visitInsn(DUP);
+                super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
+                observer("acquired", "(Ljava/lang/Object;)V");
+            } else if (name.equals("tryLock") && descriptor.equals("()Z")) {
+                mv.visitInsn(DUP);
+                super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
+                observer("tryAcquired", "(Ljava/lang/Object;Z)Z");
+            } else if (name.equals("unlock") && descriptor.equals("()V")) {
+                mv.visitInsn(DUP);
+                observer("releasing", "(Ljava/lang/Object;)V");
+                super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
+            } else {
+                super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
+            }
+        }
+
+        @Override
+        public void visitMaxs(int maxStack, int maxLocals) {
+            if (synced) {
+                // every exception leaving the method releases its monitor: so does the observer's lock set
+                Label handler = new Label();
+                mv.visitLabel(end);
+                mv.visitLabel(handler);
+                if (version >= Opcodes.V1_6) {
+                    Object[] locals = (methodAccess & ACC_STATIC) != 0 ? new Object[0] : new Object[] {owner};
+                    mv.visitFrame(F_NEW, locals.length, locals, 1, new Object[] {"java/lang/Throwable"});
+                }
+                pushLock();
+                observer("releasing", "(Ljava/lang/Object;)V");
+                mv.visitInsn(ATHROW);
+                mv.visitTryCatchBlock(start, end, handler, null);
+            }
+            super.visitMaxs(maxStack, maxLocals);
+        }
+
+        private void pushLock() {
+            if ((methodAccess & ACC_STATIC) != 0) {
+                mv.visitLdcInsn(Type.getObjectType(owner));
+            } else {
+                mv.visitVarInsn(ALOAD, 0);
+            }
+        }
+
+        private void site(String target, boolean write, String field) {
+            int id = recorder.site(dotted, method, sourceFile, line, target, write, candidate, field);
+            mv.visitLdcInsn(id);
+        }
+
+        private void observer(String name, String descriptor) {
+            mv.visitMethodInsn(INVOKESTATIC, OBSERVER, name, descriptor, false);
+        }
+    }
+
+    private static String arrayName(int opcode) {
+        return switch (opcode) {
+            case Opcodes.IALOAD, Opcodes.IASTORE -> "int[]";
+            case Opcodes.LALOAD, Opcodes.LASTORE -> "long[]";
+            case Opcodes.FALOAD, Opcodes.FASTORE -> "float[]";
+            case Opcodes.DALOAD, Opcodes.DASTORE -> "double[]";
+            case Opcodes.AALOAD, Opcodes.AASTORE -> "Object[]";
+            case Opcodes.BALOAD, Opcodes.BASTORE -> "byte[] or boolean[]";
+            case Opcodes.CALOAD, Opcodes.CASTORE -> "char[]";
+            default -> "short[]";
+        };
+    }
+}

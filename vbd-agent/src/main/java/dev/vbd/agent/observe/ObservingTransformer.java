@@ -1,0 +1,44 @@
+package dev.vbd.agent.observe;
+
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+
+/**
+ * Observes the program's own classes: not the JDK's (the boot and platform loaders' classes, and
+ * the JDK modules the application loader defines), not vbd's. A class that cannot be observed runs
+ * as it is and is reported.
+ */
+final class ObservingTransformer implements ClassFileTransformer {
+    private final Recorder recorder;
+
+    ObservingTransformer(Recorder recorder) {
+        this.recorder = recorder;
+    }
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
+                            ProtectionDomain domain, byte[] bytes) {
+        if (redefined != null || bytes == null || className == null || !isProgram(module, loader, className)) return null;
+        try {
+            ClassReader reader = new ClassReader(bytes);
+            // COMPUTE_MAXS: the calls put in need operand stack; no frame changes but the handler's own
+            ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+            reader.accept(new ObservingClassVisitor(writer, recorder), ClassReader.EXPAND_FRAMES);
+            recorder.observed(className);
+            return writer.toByteArray();
+        } catch (Throwable t) {
+            recorder.unobserved(className.replace('/', '.'), t);
+            return null;
+        }
+    }
+
+    static boolean isProgram(Module module, ClassLoader loader, String className) {
+        if (loader == null || loader == ClassLoader.getPlatformClassLoader()) return false;
+        if (module != null && module.isNamed() && module.getLayer() == ModuleLayer.boot()) return false;
+        return !className.startsWith("dev/vbd/agent/") && !className.startsWith("dev/vbd/core/")
+                && !className.startsWith("dev/vbd/cli/") && !className.startsWith("dev/vbd/shaded/");
+    }
+}

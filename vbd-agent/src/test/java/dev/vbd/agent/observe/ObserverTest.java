@@ -1,0 +1,291 @@
+package dev.vbd.agent.observe;
+
+import dev.vbd.core.verify.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The observer's verdicts on small programs, instrumented as the agent does and run on two threads
+ * one after the other (the observer does not follow a thread's start or join: only locks order
+ * accesses for it).
+ */
+class ObserverTest {
+    @TempDir
+    Path dir;
+
+    public static final class Counter {
+        long n;
+
+        public void add() {
+            n++;
+        }
+    }
+
+    public static final class Guarded {
+        long n;
+
+        public synchronized void add() {
+            n++;
+        }
+
+        public void addLocked(ReentrantLock lock) {
+            lock.lock();
+            try {
+                n++;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        public void addInBlock() {
+            synchronized (this) {
+                n++;
+            }
+        }
+    }
+
+    public static final class Confined {
+        public long fill() {
+            int[] a = new int[8];
+            for (int i = 0; i < a.length; i++) a[i] = i;
+            Counter own = new Counter();
+            own.add();
+            return a[7] + own.n;
+        }
+    }
+
+    public static final class Thrower {
+        long n;
+
+        public synchronized void addThenThrow() {
+            n++;
+            throw new IllegalStateException("planned");
+        }
+
+        public void bump() {
+            n++;
+        }
+
+        public synchronized void add() {
+            n++;
+        }
+    }
+
+    public static final class Published {
+        public static int[] table;
+
+        public static void publish() {
+            table = new int[] {1, 2, 3};
+        }
+
+        public int read() {
+            return table[2];
+        }
+    }
+
+    public static final class Copier {
+        public static final int[] SHARED = new int[4];
+
+        public static void copyIn(int[] from) {
+            System.arraycopy(from, 0, SHARED, 0, from.length);
+        }
+
+        public int read() {
+            return SHARED[0];
+        }
+    }
+
+    private static final String PREFIX = ObserverTest.class.getName() + "$";
+
+    /** Loads this test's nested classes instrumented, everything else from the test's own loader. */
+    private static final class Instrumenting extends ClassLoader {
+        private final Recorder recorder;
+
+        Instrumenting(Recorder recorder) {
+            super(ObserverTest.class.getClassLoader());
+            this.recorder = recorder;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.startsWith(PREFIX)) return super.loadClass(name, resolve);
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c != null) return c;
+                try (InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
+                    ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+                    new ClassReader(in).accept(new ObservingClassVisitor(w, recorder), ClassReader.EXPAND_FRAMES);
+                    byte[] b = w.toByteArray();
+                    return defineClass(name, b, 0, b.length);
+                } catch (IOException e) {
+                    throw new ClassNotFoundException(name, e);
+                }
+            }
+        }
+    }
+
+    private interface Step {
+        void run(Instrumenting loader) throws Exception;
+    }
+
+    /** Runs each step on a thread of its own, one after the other; the observer's findings by candidate. */
+    private Map<String, Map<?, ?>> observe(List<String> candidates, Step... steps) throws Exception {
+        Recorder recorder = new Recorder(candidates);
+        Observer.start(recorder);
+        Instrumenting loader = new Instrumenting(recorder);
+        try {
+            int i = 0;
+            for (Step step : steps) {
+                Throwable[] failed = new Throwable[1];
+                Thread t = new Thread(() -> {
+                    try {
+                        step.run(loader);
+                    } catch (Throwable e) {
+                        failed[0] = e;
+                    }
+                }, "step-" + (++i));
+                t.start();
+                t.join();
+                if (failed[0] != null) throw new AssertionError("step " + i + " failed", failed[0]);
+            }
+        } finally {
+            Observer.start(null);
+        }
+        Path out = dir.resolve("observed.json");
+        recorder.write(out);
+        Map<String, Map<?, ?>> byMethod = new HashMap<>();
+        for (Object e : (List<?>) ((Map<?, ?>) Json.parse(Files.readString(out))).get("candidates")) {
+            byMethod.put((String) ((Map<?, ?>) e).get("method"), (Map<?, ?>) e);
+        }
+        return byMethod;
+    }
+
+    private static Object make(Instrumenting loader, String simpleName) throws Exception {
+        return loader.loadClass(PREFIX + simpleName).getConstructor().newInstance();
+    }
+
+    private static Object call(Object target, String method, Object... args) throws Exception {
+        for (var m : target.getClass().getMethods()) {
+            if (m.getName().equals(method) && m.getParameterCount() == args.length) {
+                try {
+                    return m.invoke(target, args);
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                    if (e.getCause() instanceof Exception x) throw x;
+                    throw e;
+                }
+            }
+        }
+        throw new NoSuchMethodException(method);
+    }
+
+    private static long number(Map<?, ?> m, String key) {
+        return ((Number) m.get(key)).longValue();
+    }
+
+    @Test
+    void aCounterTwoThreadsWriteWithoutALockIsARaceThatNamesFieldSitesAndThreads() throws Exception {
+        String add = PREFIX + "Counter#add()V";
+        Object[] shared = new Object[1];
+        var seen = observe(List.of(add),
+                l -> call(shared[0] = make(l, "Counter"), "add"),
+                l -> call(shared[0], "add"));
+        String race = (String) seen.get(add).get("race");
+        assertNotNull(race, seen.toString());
+        assertTrue(race.startsWith(PREFIX + "Counter.n: "), race);
+        assertTrue(race.contains("in thread \"step-1\"") && race.contains("in thread \"step-2\""), race);
+        assertTrue(race.contains("Counter.add(ObserverTest.java:"), race);
+        assertTrue(race.endsWith("no lock held in common"), race);
+    }
+
+    @Test
+    void aLockHeldAtEveryAccessGuardsTheLocation() throws Exception {
+        ReentrantLock lock = new ReentrantLock();
+        List<String> methods = List.of(PREFIX + "Guarded#add()V", PREFIX + "Guarded#addLocked(Ljava/util/concurrent/locks/ReentrantLock;)V",
+                PREFIX + "Guarded#addInBlock()V");
+        Object[] monitorGuarded = new Object[1];
+        Object[] lockGuarded = new Object[1];
+        var seen = observe(methods,
+                l -> {
+                    call(monitorGuarded[0] = make(l, "Guarded"), "add");
+                    call(lockGuarded[0] = make(l, "Guarded"), "addLocked", lock);
+                },
+                l -> {
+                    call(monitorGuarded[0], "addInBlock");
+                    call(lockGuarded[0], "addLocked", lock);
+                });
+        for (String m : methods) {
+            assertNull(seen.get(m).get("race"), m + ": " + seen.get(m));
+            assertEquals(1, number(seen.get(m), "guarded"), m + ": " + seen.get(m));
+        }
+    }
+
+    @Test
+    void objectsEachThreadMakesForItselfAreConfined() throws Exception {
+        String fill = PREFIX + "Confined#fill()J";
+        var seen = observe(List.of(fill), l -> call(make(l, "Confined"), "fill"), l -> call(make(l, "Confined"), "fill"));
+        assertNull(seen.get(fill).get("race"), seen.toString());
+        assertEquals(0, number(seen.get(fill), "guarded") + number(seen.get(fill), "readShared"), seen.toString());
+        // per thread: its array and its Counter's field
+        assertEquals(4, number(seen.get(fill), "confined"), seen.toString());
+        // per call: eight element stores, one element load, one field load
+        assertEquals(2 * 10, number(seen.get(fill), "accesses"), seen.toString());
+    }
+
+    @Test
+    void aSynchronizedMethodLeftByAnExceptionNoLongerGuards() throws Exception {
+        String bump = PREFIX + "Thrower#bump()V";
+        Object[] shared = new Object[1];
+        var seen = observe(List.of(bump),
+                l -> {
+                    shared[0] = make(l, "Thrower");
+                    try {
+                        call(shared[0], "addThenThrow");
+                    } catch (IllegalStateException expected) {
+                        // the monitor is released on the way out, and the observer's lock set with it
+                    }
+                    call(shared[0], "bump");
+                },
+                l -> call(shared[0], "add"));
+        assertNotNull(seen.get(bump).get("race"), seen.toString());
+    }
+
+    @Test
+    void readOnlyOnceSharedIsSafeForItsReaders() throws Exception {
+        String read = PREFIX + "Published#read()I";
+        var seen = observe(List.of(read),
+                l -> l.loadClass(PREFIX + "Published").getMethod("publish").invoke(null),
+                l -> call(make(l, "Published"), "read"));
+        assertNull(seen.get(read).get("race"), seen.toString());
+        assertEquals(2, number(seen.get(read), "readShared"), seen.toString());
+    }
+
+    /**
+     * The observer sees the program's own accesses only: a thread that writes the program's array
+     * through JDK code ({@code System.arraycopy}) races with a candidate's read unseen.
+     */
+    @Test
+    void aRaceThroughJdkCodeIsNotSeen() throws Exception {
+        String read = PREFIX + "Copier#read()I";
+        var seen = observe(List.of(read),
+                l -> call(make(l, "Copier"), "read"),
+                l -> l.loadClass(PREFIX + "Copier").getMethod("copyIn", int[].class).invoke(null, (Object) new int[] {1, 2}),
+                l -> call(make(l, "Copier"), "read"));
+        assertNull(seen.get(read).get("race"), "the JDK's write is unseen: " + seen);
+    }
+}

@@ -1,0 +1,57 @@
+package dev.vbd.apps;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code vbd advise} on a workload with a race planted in one of its costliest methods: the racy
+ * method is named with its race and never relaxed, the confined one is, each rule with its gain and
+ * evidence, and under the advice the workload prints what it printed on stock Java.
+ */
+class AdviseTest {
+    static Stream<Path> jdks() {
+        return Stream.of(Launcher.JDK17, Launcher.JDK25);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void plantedRaceIsNamedAndNeverRelaxed(Path java) throws Exception {
+        assumeTrue(Files.isExecutable(java), java + " is not installed here");
+        String label = "advise-planted-race-" + UnderVbdTest.jdkName(java);
+        Path config = Launcher.work().resolve(label + ".relaxed");
+        Files.deleteIfExists(config);
+        List<String> javaCmd = List.of(java.toString(), "-cp", Launcher.classes().toString(), PlantedRace.class.getName(),
+                "--size", "800", "--iterations", "3");
+        Launcher.Result r = Launcher.run(Map.of(), Launcher.vbdCommand("advise",
+                List.of("--budget", "5", "--out", config.toString()), javaCmd), 600, label);
+        assertEquals(0, r.exitCode(), r.describe());
+        assertTrue(r.stderr().contains("printed what it printed on stock Java"), r.describe());
+
+        String tick = PlantedRace.Progress.class.getName() + "#tick(Ljava/lang/String;)V";
+        List<String> lines = Files.readAllLines(config, StandardCharsets.UTF_8);
+        List<String> rules = lines.stream().filter(l -> l.startsWith("method ")).toList();
+        assertFalse(rules.isEmpty(), "some costly method is safe to relax:\n" + String.join("\n", lines));
+        for (String rule : rules) {
+            assertFalse(rule.contains(PlantedRace.Progress.class.getName()) || rule.contains("lambda$setUp"),
+                    "a racy method relaxed: " + rule);
+            int at = lines.indexOf(rule);
+            assertTrue(lines.get(at - 2).startsWith("# gain: ") && lines.get(at - 1).startsWith("# safe: "),
+                    rule + " comes with its gain and evidence:\n" + String.join("\n", lines));
+        }
+        String named = "not relaxed: " + tick + ": may race: " + PlantedRace.Progress.class.getName() + ".";
+        assertTrue(r.stderr().contains(named), "the report names the planted race:\n" + r.describe());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("#   " + tick + " (") && l.contains("may race")),
+                String.join("\n", lines));
+    }
+}

@@ -1,0 +1,153 @@
+package dev.vbd.cli;
+
+import dev.vbd.agent.VbdAgent;
+import dev.vbd.agent.observe.ObserveAgent;
+import dev.vbd.cli.advise.Advice;
+import dev.vbd.cli.advise.Cost;
+import dev.vbd.cli.advise.Profile;
+import dev.vbd.core.verify.Json;
+
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code vbd advise}: the relaxed scopes worth having for a program, and the evidence that each is
+ * safe. Four runs of the program: under stock Java and under vbd, each profiled (where SC costs is
+ * where vbd's run spends time that stock's does not); on stock Java with the observer in the
+ * program's classes (whether the costly methods' accesses can race); under vbd with the advice
+ * (whether the program still prints what it printed on stock Java).
+ */
+final class AdviseCommand {
+    static final int DEFAULT_BUDGET = 20;
+    /** Candidates observed per rule asked for: the observer rules some out. */
+    private static final int CANDIDATES_PER_RULE = 3;
+    private static final int SAMPLE_PERIOD_MS = 2;
+
+    private final Options o;
+    private final Path work;
+    private final int budget;
+
+    private AdviseCommand(Options o, Path work) {
+        this.o = o;
+        this.work = work;
+        this.budget = o.budget == null ? DEFAULT_BUDGET : o.budget;
+    }
+
+    static int run(Options o) throws UsageException, IOException {
+        String java = o.javaWord();
+        if (o.command.size() < 2) throw new UsageException("advise: the java command line needs the program to run, e.g. -- java -jar app.jar");
+        if (o.relaxed != null) throw new UsageException("advise writes a relaxed config (--out); it takes none (--relaxed)");
+        Path out = o.out == null ? Path.of("vbd-advised.relaxed").toAbsolutePath() : o.out;
+        Files.createDirectories(o.cache);
+        Path work = Files.createTempDirectory(o.cache, "advise-");
+        try {
+            return new AdviseCommand(o, work).advise(java, o.command.subList(1, o.command.size()), out);
+        } finally {
+            JdkCache.deleteTree(work);
+        }
+    }
+
+    private int advise(String java, List<String> args, Path out) throws UsageException, IOException {
+        long start = System.nanoTime();
+        Path jfc = work.resolve("sampling.jfc");
+        Files.writeString(jfc, Profile.settings(SAMPLE_PERIOD_MS), StandardCharsets.UTF_8);
+
+        List<String> stockCmd = new ArrayList<>(List.of(java));
+        stockCmd.addAll(recording("stock", jfc));
+        stockCmd.addAll(args);
+        Run stock = run("1/4 profiling under stock Java", stockCmd, "stock");
+        if (stock.status != 0) return failed(stock);
+
+        List<String> vbdArgs = new ArrayList<>(recording("vbd", jfc));
+        vbdArgs.addAll(args);
+        Run vbd = run("2/4 profiling under vbd", Main.launchCommand(o, java, vbdArgs, null), "vbd");
+        if (vbd.status != 0) return failed(vbd);
+
+        Profile stockProfile = Profile.read(work.resolve("stock.jfr"));
+        Profile vbdProfile = Profile.read(work.resolve("vbd.jfr"));
+        List<Cost> costs = Cost.of(stockProfile, vbdProfile);
+        List<Cost> candidates = new ArrayList<>();
+        for (Cost c : costs) {
+            if (c.program() && candidates.size() < Math.max(30, budget * CANDIDATES_PER_RULE)) candidates.add(c);
+        }
+        Files.write(work.resolve(ObserveAgent.CANDIDATES), candidates.stream().map(Cost::method).toList(), StandardCharsets.UTF_8);
+
+        Path jar = Main.vbdJar();
+        List<String> observeCmd = new ArrayList<>(List.of(java, "-Xbootclasspath/a:" + jar,
+                "-javaagent:" + jar + "=" + VbdAgent.OBSERVE + URLEncoder.encode(work.toString(), StandardCharsets.UTF_8)));
+        observeCmd.addAll(args);
+        Run observed = run("3/4 observing " + candidates.size() + " candidate methods on stock Java", observeCmd, "observe");
+        if (observed.status != 0) return failed(observed);
+        Path report = work.resolve(ObserveAgent.OBSERVED);
+        if (!Files.isRegularFile(report)) {
+            System.err.println("vbd: advise: the observed run ended without the observer's report (halted before its shutdown hooks?)");
+            return 1;
+        }
+        Map<?, ?> seen = (Map<?, ?>) Json.parse(Files.readString(report, StandardCharsets.UTF_8));
+        Map<String, Map<?, ?>> evidence = new LinkedHashMap<>();
+        for (Object e : (List<?>) seen.get("candidates")) evidence.put((String) ((Map<?, ?>) e).get("method"), (Map<?, ?>) e);
+
+        Advice advice = Advice.choose(costs, evidence, budget, vbdProfile.total(), stockProfile.total());
+        Files.writeString(out, advice.config(args, (List<?>) seen.get("unobserved")), StandardCharsets.UTF_8);
+
+        Options checked = o.withRelaxed(out);
+        Run check = run("4/4 checking the advice under vbd", Main.launchCommand(checked, java, args, null), "check");
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.err.print(advice.summary(out));
+        if (check.status != 0) return failed(check);
+        if (!check.stdout().equals(stock.stdout())) {
+            System.err.println("vbd: advise: under the advice the program printed another output than on stock Java;"
+                    + " the config is in " + out + " but do not use it");
+            return 1;
+        }
+        System.err.printf(Locale.ROOT, "vbd: advise: under the advice the program printed what it printed on stock Java (%.0f s in all)%n",
+                seconds);
+        return 0;
+    }
+
+    /** JFR's options for a profiled run; its start-up line would go to the program's stdout. */
+    private List<String> recording(String name, Path jfc) {
+        return List.of("-XX:StartFlightRecording=filename=" + work.resolve(name + ".jfr") + ",settings=" + jfc,
+                "-Xlog:jfr+startup=off");
+    }
+
+    private record Run(String name, int status, Path out, Path err) {
+        String stdout() throws IOException {
+            return Files.readString(out, StandardCharsets.UTF_8);
+        }
+    }
+
+    private Run run(String what, List<String> cmd, String name) throws UsageException, IOException {
+        if (!o.quiet) System.err.print("vbd: advise: " + what + " ... ");
+        long start = System.nanoTime();
+        Path out = work.resolve(name + ".out");
+        Path err = work.resolve(name + ".err");
+        int rc;
+        try {
+            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            rc = p.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for the program");
+        } catch (IOException e) {
+            throw new UsageException("cannot start '" + cmd.get(0) + "': " + e.getMessage());
+        }
+        if (!o.quiet) System.err.printf(Locale.ROOT, "%.0f s%n", (System.nanoTime() - start) / 1e9);
+        return new Run(name, rc, out, err);
+    }
+
+    private static int failed(Run r) throws IOException {
+        List<String> lines = Files.readAllLines(r.err(), StandardCharsets.UTF_8);
+        System.err.println("vbd: advise: the " + r.name() + " run failed (exit status " + r.status() + "); the end of its stderr:");
+        for (String l : lines.subList(Math.max(0, lines.size() - 20), lines.size())) System.err.println("  " + l);
+        return r.status() == 0 ? 1 : r.status();
+    }
+}

@@ -1,0 +1,134 @@
+package dev.vbd.cli.advise;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The advisor's choice: the costliest methods whose accesses the observed run showed cannot race,
+ * at most {@code budget} of them, and why every other costly method was left out.
+ */
+public final class Advice {
+    /** A method relaxed, its cost and the evidence. */
+    public record Rule(Cost cost, long accesses, long confined, long guarded, long readShared) {}
+
+    /** A costly method left out, and why. */
+    public record LeftOut(Cost cost, String why) {}
+
+    public final List<Rule> rules = new ArrayList<>();
+    public final List<LeftOut> leftOut = new ArrayList<>();
+    private final long vbdTotal;
+    private final long stockTotal;
+
+    private Advice(long vbdTotal, long stockTotal) {
+        this.vbdTotal = vbdTotal;
+        this.stockTotal = stockTotal;
+    }
+
+    /**
+     * {@code evidence}: the observer's entry per candidate method ({@code accesses}, {@code confined},
+     * {@code guarded}, {@code readShared}, {@code race}); a costly method without one was not observed.
+     */
+    public static Advice choose(List<Cost> costs, Map<String, ? extends Map<?, ?>> evidence, int budget, long vbdTotal,
+                                long stockTotal) {
+        Advice a = new Advice(vbdTotal, stockTotal);
+        for (Cost c : costs) {
+            Map<?, ?> e = evidence.get(c.method());
+            String why;
+            if (!c.program()) {
+                why = "JDK code: the observer does not see the JDK's accesses, so nothing shows it cannot race";
+            } else if (e == null) {
+                why = "not observed: past the candidates the observer was given";
+            } else if (e.get("race") != null) {
+                why = "may race: " + e.get("race");
+            } else if (number(e, "accesses") == 0) {
+                why = "not observed: no heap access of it ran in the observed run (JDK code, or not run there)";
+            } else if (a.rules.size() >= budget) {
+                why = "past the budget of " + budget + " rules";
+            } else {
+                a.rules.add(new Rule(c, number(e, "accesses"), number(e, "confined"), number(e, "guarded"), number(e, "readShared")));
+                continue;
+            }
+            a.leftOut.add(new LeftOut(c, why));
+        }
+        return a;
+    }
+
+    private static long number(Map<?, ?> m, String key) {
+        Object v = m.get(key);
+        return v instanceof Number n ? n.longValue() : 0;
+    }
+
+    /** The share of the run under vbd that the rules' methods spent beyond stock Java. */
+    public double expectedGain() {
+        long sum = 0;
+        for (Rule r : rules) sum += r.cost().excess();
+        return vbdTotal == 0 ? 0 : (double) sum / vbdTotal;
+    }
+
+    /** The relaxed config, its comments the figures and evidence behind each rule. */
+    public String config(List<String> javaArgs, List<?> unobservedClasses) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# Relaxed scopes advised by 'vbd advise' for: ").append(program(javaArgs)).append('\n');
+        sb.append(String.format(Locale.ROOT, "# Profiled: %d samples under stock Java, %d under vbd (%s more). The %d rules below%n",
+                stockTotal, vbdTotal, percent(stockTotal == 0 ? 0 : (double) (vbdTotal - stockTotal) / stockTotal), rules.size()));
+        sb.append(String.format(Locale.ROOT, "# spent %s of the run under vbd beyond stock: what relaxing them can give back.%n",
+                percent(expectedGain())));
+        sb.append("# Safe: in an observed run of the program, every field and array element each rule's method touched\n");
+        sb.append("# stayed with one thread, or every access to it held a common lock, or no thread wrote it once a\n");
+        sb.append("# second thread had read it. One run shows what that run did: a path it did not take is not checked.\n");
+        if (!unobservedClasses.isEmpty()) {
+            sb.append("# Classes the observer could not instrument (their accesses unseen): ").append(unobservedClasses.size()).append('\n');
+        }
+        for (Rule r : rules) {
+            sb.append('\n');
+            sb.append(String.format(Locale.ROOT, "# gain: %s of the run under vbd (%d samples under vbd, %d under stock)%n",
+                    percent(r.cost().share(vbdTotal)), r.cost().vbd(), r.cost().stock()));
+            sb.append(String.format(Locale.ROOT, "# safe: %d accesses to %d locations: %d confined to one thread, %d lock-guarded, %d read-only once shared%n",
+                    r.accesses(), r.confined() + r.guarded() + r.readShared(), r.confined(), r.guarded(), r.readShared()));
+            sb.append("method ").append(r.cost().method()).append('\n');
+        }
+        if (!leftOut.isEmpty()) {
+            sb.append("\n# Costly under vbd but not relaxed:\n");
+            for (LeftOut l : leftOut) {
+                sb.append(String.format(Locale.ROOT, "#   %s (%s of the run): %s%n", l.cost().method(),
+                        percent(l.cost().share(vbdTotal)), l.why()));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** What {@code vbd advise} prints when done. */
+    public String summary(Object out) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "vbd: advise: %d rules in %s, %s of the run under vbd to give back%n",
+                rules.size(), out, percent(expectedGain())));
+        for (LeftOut l : leftOut) {
+            if (l.why().startsWith("may race")) {
+                sb.append("vbd: advise: not relaxed: ").append(l.cost().method()).append(": ").append(l.why()).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The program's words of a java command line: its main class or jar, and its arguments. */
+    static String program(List<String> javaArgs) {
+        for (int i = 0; i < javaArgs.size(); i++) {
+            String a = javaArgs.get(i);
+            if (a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path") || a.equals("-p")
+                    || a.equals("--module-path") || a.equals("--add-opens") || a.equals("--add-exports")) {
+                i++;
+            } else if (a.equals("-jar")) {
+                return i + 1 < javaArgs.size() ? String.join(" ", javaArgs.subList(i, javaArgs.size())).replaceFirst("^-jar \\S*/", "-jar ") : a;
+            } else if (!a.startsWith("-")) {
+                return String.join(" ", javaArgs.subList(i, javaArgs.size()));
+            }
+        }
+        return "(no main class)";
+    }
+
+    static String percent(double f) {
+        return String.format(Locale.ROOT, "%.1f%%", f * 100);
+    }
+}
