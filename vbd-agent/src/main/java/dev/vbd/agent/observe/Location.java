@@ -5,14 +5,13 @@ import java.lang.ref.WeakReference;
 
 /**
  * A field of one object (or of a class, for a static field), or the elements of one array, and
- * what the run showed of it: Eraser's lock-set algorithm (Savage et al., 1997). A location is
- * exclusive to the thread that first touched it; once a second thread touches it, every access
- * must hold a lock that all accesses since (and the owner's last) held, unless no thread writes it
- * again. A shared location written without such a lock is racy.
+ * what the run showed of it: its last write and the reads since, each with the thread's time, as
+ * FastTrack keeps them (Flanagan and Freund, 2009). Two accesses of different threads, one of them
+ * a write and one of them relaxed (a candidate's), race unless the first happens before the second:
+ * through a lock one released and the other took, an SC access (vbd keeps every access that is not
+ * relaxed SC: an SC write releases, an SC read of it acquires), or a thread's start or join.
  */
 final class Location {
-    enum State { EXCLUSIVE, SHARED, SHARED_MODIFIED, RACY }
-
     /** The map key: the object, held weakly, and the field (-1: an array's elements). */
     static final class Key extends WeakReference<Object> {
         final int field;
@@ -61,89 +60,90 @@ final class Location {
     }
 
     final Key key;
-    /** Volatile: a thread's cached look at its own location ({@link Recorder}) reads it without the lock. */
-    volatile State state = State.EXCLUSIVE;
-    ThreadState owner;
-    /** The locks the owner held at its last access. */
-    LockSet ownerLocks;
-    /** Once shared: the locks every access since held. */
-    volatile LockSet locks;
-    /** Whether a candidate wrote it while it was exclusive: its readers then need a lock to see those writes. */
-    boolean writtenByCandidate;
-    Site lastSite;
-    ThreadState lastThread;
-    String race;
+    private final ThreadState first;
+    /** Whether a second thread has touched it. */
+    boolean shared;
+    /** The first race found on it; read without the lock by {@link Recorder}'s shortcut, hence volatile. */
+    volatile String race;
+    private ThreadState writer;
+    private int writeTime;
+    private boolean writeRelaxed;
+    private Site writeSite;
+    private ThreadState[] readers = new ThreadState[1];
+    private int[] readTimes = new int[1];
+    private boolean[] readRelaxed = new boolean[1];
+    private Site[] readSites = new Site[1];
+    private int reads;
+    /** The last SC write's moment, which an SC read acquires. */
+    private ThreadState.Moment published;
     private volatile int[] candidates = NONE;
     private static final int[] NONE = new int[0];
+    /** For a lock: its last release. For a thread: the moment it was started. */
+    ThreadState.Moment released;
+    /** For a thread: what the observer knows of it, once it has run. */
+    ThreadState state;
 
-    Location(Key key, ThreadState t, boolean write, Site site) {
+    Location(Key key, ThreadState first) {
         this.key = key;
-        this.owner = t;
-        this.ownerLocks = t.held;
-        this.writtenByCandidate = write && site.candidate() >= 0;
-        this.lastSite = site;
-        this.lastThread = t;
+        this.first = first;
     }
 
-    /** Returns the race this access makes, or null. */
+    /** Records an access; returns the race it makes with an earlier one, or null. */
     String access(ThreadState t, boolean write, Site site) {
+        boolean relaxed = site.candidate() >= 0;
+        if (t != first) shared = true;
         String found = null;
-        switch (state) {
-            case EXCLUSIVE -> {
-                if (t == owner) {
-                    ownerLocks = t.held;
-                    if (write && site.candidate() >= 0) writtenByCandidate = true;
-                } else {
-                    locks = ownerLocks.intersect(t.held);
-                    state = write ? State.SHARED_MODIFIED : State.SHARED;
-                    if (locks.isEmpty() && (write || writtenByCandidate)) {
-                        found = describe(t, site, write ? "no lock held in common"
-                                : "written by a relaxed candidate, then read by another thread with no lock held in common");
-                    }
+        if (writer != null && writer != t && writeTime > t.time(writer.tid) && (relaxed || writeRelaxed)) {
+            found = describe(writeSite, writer, site, t);
+        }
+        if (write) {
+            for (int i = 0; found == null && i < reads; i++) {
+                if (readers[i] != t && readTimes[i] > t.time(readers[i].tid) && (relaxed || readRelaxed[i])) {
+                    found = describe(readSites[i], readers[i], site, t);
                 }
             }
-            case SHARED, SHARED_MODIFIED -> {
-                locks = locks.intersect(t.held);
-                if (write) state = State.SHARED_MODIFIED;
-                if (state == State.SHARED_MODIFIED && locks.isEmpty()) found = describe(t, site, "no lock held in common");
-            }
-            case RACY -> { }
+            writer = t;
+            writeTime = t.now;
+            writeRelaxed = relaxed;
+            writeSite = site;
+            java.util.Arrays.fill(readers, 0, reads, null);
+            java.util.Arrays.fill(readSites, 0, reads, null);
+            reads = 0;
+            if (!relaxed) published = t.release();
+        } else {
+            read(t, relaxed, site);
+            if (!relaxed) t.acquire(published);
         }
-        if (found != null) {
-            state = State.RACY;
-            race = found;
-        }
-        lastSite = site;
-        lastThread = t;
+        if (found != null && race == null) race = found;
         return found;
     }
 
-    private String describe(ThreadState t, Site site, String why) {
-        String before = lastThread == t ? "" : lastSite.describe() + " in thread \"" + lastThread.thread.getName() + "\" and ";
-        return site.target() + ": " + before + site.describe() + " in thread \"" + t.thread.getName() + "\", " + why;
+    private void read(ThreadState t, boolean relaxed, Site site) {
+        for (int i = 0; i < reads; i++) {
+            if (readers[i] == t) {
+                readTimes[i] = t.now;
+                // an earlier relaxed read still needs ordering before a later write
+                readRelaxed[i] |= relaxed;
+                if (relaxed) readSites[i] = site;
+                return;
+            }
+        }
+        if (reads == readers.length) {
+            readers = java.util.Arrays.copyOf(readers, reads * 2);
+            readTimes = java.util.Arrays.copyOf(readTimes, reads * 2);
+            readRelaxed = java.util.Arrays.copyOf(readRelaxed, reads * 2);
+            readSites = java.util.Arrays.copyOf(readSites, reads * 2);
+        }
+        readers[reads] = t;
+        readTimes[reads] = t.now;
+        readRelaxed[reads] = relaxed;
+        readSites[reads++] = site;
     }
 
-    /**
-     * Whether {@code t}'s access can skip the lock because it would change nothing: the location is
-     * still its own and it holds the same locks as at its last access (and it is no candidate's first
-     * write), or it reads a shared location holding every lock its accesses held so far, or the
-     * location is racy already; and a candidate's access is not the candidate's first. An access
-     * another thread's is racing to change the location orders itself before that one.
-     */
-    boolean unchangedBy(ThreadState t, boolean write, Site site) {
-        boolean same = switch (state) {
-            case EXCLUSIVE -> owner == t && ownerLocks == t.held && !(write && site.candidate() >= 0 && !writtenByCandidate);
-            case SHARED -> !write && locks.within(t.held);
-            case SHARED_MODIFIED -> !locks.isEmpty() && locks.within(t.held);
-            case RACY -> true;
-        };
-        if (!same) return false;
-        int c = site.candidate();
-        if (c < 0) return true;
-        for (int k : candidates) {
-            if (k == c) return true;
-        }
-        return false;
+    private static String describe(Site before, ThreadState beforeThread, Site site, ThreadState t) {
+        return site.target() + ": " + before.describe() + " in thread \"" + beforeThread.thread.getName() + "\" and "
+                + site.describe() + " in thread \"" + t.thread.getName() + "\", not ordered by a lock, an SC access,"
+                + " or a thread's start or join";
     }
 
     /** Adds a candidate that touched this location; true the first time. */
@@ -154,6 +154,13 @@ final class Location {
         candidates = java.util.Arrays.copyOf(candidates, candidates.length + 1);
         candidates[candidates.length - 1] = candidate;
         return true;
+    }
+
+    boolean touched(int candidate) {
+        for (int c : candidates) {
+            if (c == candidate) return true;
+        }
+        return false;
     }
 
     int[] candidates() {

@@ -25,14 +25,27 @@ public final class Observer {
         if (r != null && o != null) r.access(o, site, true);
     }
 
-    public static void readStatic(int site) {
+    /** {@code owner}: the class the instruction names (null in a class file too old for class constants). */
+    public static void readStatic(Class<?> owner, int site) {
         Recorder r = recorder;
-        if (r != null) r.accessStatic(site, false);
+        if (r != null) r.accessStatic(owner, site, false);
     }
 
-    public static void writeStatic(int site) {
+    public static void writeStatic(Class<?> owner, int site) {
         Recorder r = recorder;
-        if (r != null) r.accessStatic(site, true);
+        if (r != null) r.accessStatic(owner, site, true);
+    }
+
+    /** Before a call of {@code start()}: on a thread, a release. */
+    public static void starting(Object thread) {
+        Recorder r = recorder;
+        if (r != null && thread instanceof Thread t) r.starting(t);
+    }
+
+    /** After a call of {@code join()} returned: on a thread that has ended, an acquire. */
+    public static void joined(Object thread) {
+        Recorder r = recorder;
+        if (r != null && thread instanceof Thread t) r.joined(t);
     }
 
     public static void acquired(Object lock) {

@@ -8,9 +8,10 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.commons.AdviceAdapter;
 
 /**
- * Puts a call to {@link Observer} before every field and array access of a class, and after every
+ * Puts a call to {@link Observer} before every field and array access of a class, after every
  * lock it takes (monitors, synchronized methods, {@code java.util.concurrent.locks} locks) and
- * before every release. A constructor's accesses before its super constructor runs are left alone:
+ * before every release, before a thread's start and after its join. Class initialisers are left as
+ * they are. A constructor's accesses before its super constructor runs are left alone:
  * the object is not yet an object the verifier lets code pass on.
  */
 public final class ObservingClassVisitor extends ClassVisitor {
@@ -44,7 +45,10 @@ public final class ObservingClassVisitor extends ClassVisitor {
     @Override
     public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
         MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-        if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
+        // A class initialiser runs under the JVM's initialisation lock, which orders it before every
+        // other thread's use of the class: its accesses race with nothing the observer could tell
+        // from one without modelling that lock, so they are left out.
+        if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || name.equals("<clinit>")) return mv;
         return new Method(mv, access, name, descriptor, recorder.candidate(dotted, name, descriptor));
     }
 
@@ -113,13 +117,14 @@ public final class ObservingClassVisitor extends ClassVisitor {
                         site(target, true, field);
                         observer("write", "(Ljava/lang/Object;I)V");
                     }
-                    case GETSTATIC -> {
-                        site(target, false, field);
-                        observer("readStatic", "(I)V");
-                    }
-                    case PUTSTATIC -> {
-                        site(target, true, field);
-                        observer("writeStatic", "(I)V");
+                    case GETSTATIC, PUTSTATIC -> {
+                        if (version >= Opcodes.V1_5) {
+                            mv.visitLdcInsn(Type.getObjectType(fieldOwner));
+                        } else {
+                            mv.visitInsn(ACONST_NULL);
+                        }
+                        site(target, opcode == PUTSTATIC, field);
+                        observer(opcode == PUTSTATIC ? "writeStatic" : "readStatic", "(Ljava/lang/Class;I)V");
                     }
                     default -> { }
                 }
@@ -180,6 +185,18 @@ public final class ObservingClassVisitor extends ClassVisitor {
 
         @Override
         public void visitMethodInsn(int opcode, String callee, String name, String descriptor, boolean isInterface) {
+            if (entered && opcode == INVOKEVIRTUAL && descriptor.equals("()V") && (name.equals("start") || name.equals("join"))) {
+                // any class's start() or join(): the observer looks at the receiver, a thread or not
+                mv.visitInsn(DUP);
+                if (name.equals("start")) {
+                    observer("starting", "(Ljava/lang/Object;)V");
+                    super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
+                } else {
+                    super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
+                    observer("joined", "(Ljava/lang/Object;)V");
+                }
+                return;
+            }
             if (!entered || !callee.startsWith("java/util/concurrent/locks/") || opcode == INVOKESTATIC) {
                 super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
                 return;

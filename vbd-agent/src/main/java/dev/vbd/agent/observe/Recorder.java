@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the observed run saw: every site the observer put into the program's code, every location
- * those sites touched ({@link Location}), and for each candidate method the evidence that relaxing
- * it is safe, or the race that makes it unsafe.
+ * those sites touched ({@link Location}), each thread's vector clock, and for each candidate method
+ * the evidence that relaxing it is safe, or the race that makes it unsafe.
  */
 final class Recorder {
     private static final int STRIPES = 256;
@@ -30,7 +30,8 @@ final class Recorder {
     private volatile Site[] sites = new Site[1024];
     private int siteCount;
     private final Map<String, Integer> fieldKeys = new HashMap<>();
-    private final Map<Integer, Object> staticHolders = new ConcurrentHashMap<>();
+    /** Per static field site: the class that declares the field, found on first use. */
+    private final Map<Integer, Class<?>> declaring = new ConcurrentHashMap<>();
     private final Stripe[] stripes = new Stripe[STRIPES];
     private final ThreadLocal<ThreadState> threads = new ThreadLocal<>();
     private final List<String> unobserved = new ArrayList<>();
@@ -39,8 +40,7 @@ final class Recorder {
     /** Per candidate: what its locations turned out to be, and the first race one of them had. */
     static final class Evidence {
         long confined;
-        long guarded;
-        long readShared;
+        long ordered;
         String race;
     }
 
@@ -48,6 +48,11 @@ final class Recorder {
         final HashMap<Object, Location> map = new HashMap<>();
         final ReferenceQueue<Object> queue = new ReferenceQueue<>();
     }
+
+    /** The keys of the locations that stand for a lock, and for a thread, beside those of fields (0 up) and arrays. */
+    private static final int LOCK = -2;
+    private static final int THREAD = -3;
+    private static final int ELEMENTS = -1;
 
     Recorder(List<String> candidateNames) {
         this.candidateNames = List.copyOf(candidateNames);
@@ -65,7 +70,7 @@ final class Recorder {
 
     synchronized int site(String className, String method, String sourceFile, int line, String target, boolean write,
                           int candidate, String fieldName) {
-        int key = -1;
+        int key = ELEMENTS;
         if (fieldName != null) {
             Integer k = fieldKeys.get(fieldName);
             if (k == null) {
@@ -92,10 +97,16 @@ final class Recorder {
     ThreadState thread() {
         ThreadState t = threads.get();
         if (t == null) {
-            t = new ThreadState(Thread.currentThread(), candidateNames.size());
-            threads.set(t);
             synchronized (allThreads) {
+                t = new ThreadState(Thread.currentThread(), allThreads.size(), candidateNames.size());
                 allThreads.add(t);
+            }
+            threads.set(t);
+            ThreadState self = t;
+            Location l = syncLocation(t.thread, THREAD, self);
+            synchronized (stripe(l)) {
+                l.state = self;
+                self.acquire(l.released);
             }
         }
         return t;
@@ -104,50 +115,115 @@ final class Recorder {
     void access(Object o, int siteId, boolean write) {
         Site site = sites[siteId];
         ThreadState t = thread();
-        int h = System.identityHashCode(o) * 31 + site.fieldKey();
         int c = site.candidate();
         if (c >= 0) t.accesses[c]++;
+        int h = hash(o, site.fieldKey());
         int slot = (h ^ (h >>> 8)) & (ThreadState.RECENT - 1);
-        Location cached = t.recent[slot];
-        if (cached != null && t.recentObjects[slot] == o && cached.key.field == site.fieldKey()
-                && cached.unchangedBy(t, write, site)) {
-            return;
-        }
-        Stripe stripe = stripes[(h ^ (h >>> 16)) & (STRIPES - 1)];
-        Location l;
+        Location l = t.recentObjects[slot] == o && t.recent[slot].key.field == site.fieldKey() ? t.recent[slot] : null;
+        // a racy location's verdict is final: skipping its accesses only drops orderings, never a race
+        if (l != null && l.race != null && (c < 0 || l.touched(c))) return;
+        Stripe stripe = stripes[stripeIndex(h)];
         synchronized (stripe) {
-            purge(stripe);
-            l = stripe.map.get(new Location.Probe(o, site.fieldKey(), h));
-            String race = null;
-            if (l == null) {
-                l = new Location(new Location.Key(o, site.fieldKey(), h, stripe.queue), t, write, site);
-                stripe.map.put(l.key, l);
-            } else {
-                race = l.access(t, write, site);
-            }
+            if (l == null) l = find(stripe, o, site.fieldKey(), h, t);
+            String race = l.access(t, write, site);
             if (race != null) {
                 for (int k : l.candidates()) raced(k, race);
             }
-            if (c >= 0 && l.touchedBy(c) && l.state == Location.State.RACY) raced(c, l.race);
+            if (c >= 0 && l.touchedBy(c) && l.race != null) raced(c, l.race);
         }
         t.recent[slot] = l;
         t.recentObjects[slot] = o;
     }
 
-    void accessStatic(int siteId, boolean write) {
+    private static int hash(Object o, int field) {
+        return System.identityHashCode(o) * 31 + field;
+    }
+
+    private static int stripeIndex(int h) {
+        return (h ^ (h >>> 16)) & (STRIPES - 1);
+    }
+
+    private Stripe stripe(Location l) {
+        return stripes[stripeIndex(l.key.hash)];
+    }
+
+    /** The location of {@code o}'s field, made on first use; the caller holds the stripe. */
+    private Location find(Stripe stripe, Object o, int field, int h, ThreadState t) {
+        purge(stripe);
+        Location l = stripe.map.get(new Location.Probe(o, field, h));
+        if (l == null) {
+            l = new Location(new Location.Key(o, field, h, stripe.queue), t);
+            stripe.map.put(l.key, l);
+        }
+        return l;
+    }
+
+    /** The location standing for a lock or a thread. */
+    private Location syncLocation(Object o, int kind, ThreadState t) {
+        int h = hash(o, kind);
+        Stripe stripe = stripes[stripeIndex(h)];
+        synchronized (stripe) {
+            return find(stripe, o, kind, h, t);
+        }
+    }
+
+    void accessStatic(Class<?> owner, int siteId, boolean write) {
         Site site = sites[siteId];
-        Object holder = staticHolders.computeIfAbsent(site.fieldKey(), k -> new Object());
-        access(holder, siteId, write);
+        Class<?> holder = owner == null ? null : declaring.computeIfAbsent(siteId, k -> declaringClass(owner, site));
+        // a class too old for class constants: its field by name alone, which over-approximates sharing
+        access(holder == null ? site.target().substring(0, site.target().lastIndexOf('.')).intern() : holder, siteId, write);
+    }
+
+    /** The class that declares the static field a site names through {@code owner}, which may inherit it. */
+    private static Class<?> declaringClass(Class<?> owner, Site site) {
+        String name = site.target().substring(site.target().lastIndexOf('.') + 1);
+        java.util.ArrayDeque<Class<?>> todo = new java.util.ArrayDeque<>();
+        todo.add(owner);
+        while (!todo.isEmpty()) {
+            Class<?> c = todo.poll();
+            for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+                if (f.getName().equals(name) && java.lang.reflect.Modifier.isStatic(f.getModifiers())) return c;
+            }
+            todo.addAll(List.of(c.getInterfaces()));
+            if (c.getSuperclass() != null) todo.add(c.getSuperclass());
+        }
+        return owner;
     }
 
     void acquired(Object lock) {
-        // a read lock is held by many threads at once: it orders no write
-        if (lock instanceof java.util.concurrent.locks.ReentrantReadWriteLock.ReadLock) return;
-        thread().acquired(lock);
+        ThreadState t = thread();
+        Location l = syncLocation(lock, LOCK, t);
+        synchronized (stripe(l)) {
+            t.acquire(l.released);
+        }
     }
 
     void releasing(Object lock) {
-        thread().releasing(lock);
+        ThreadState t = thread();
+        Location l = syncLocation(lock, LOCK, t);
+        synchronized (stripe(l)) {
+            l.released = t.release();
+        }
+    }
+
+    /** Before {@code thread.start()}: what this thread did so far happens before all the new one does. */
+    void starting(Thread thread) {
+        ThreadState t = thread();
+        Location l = syncLocation(thread, THREAD, t);
+        synchronized (stripe(l)) {
+            l.released = t.release();
+        }
+    }
+
+    /** After {@code thread.join()} returned: all the thread did happens before what this one does next. */
+    void joined(Thread thread) {
+        if (thread.isAlive()) return;
+        ThreadState t = thread();
+        Location l = syncLocation(thread, THREAD, t);
+        synchronized (stripe(l)) {
+            ThreadState done = l.state;
+            if (done != null && done != t) t.acquire(new ThreadState.Moment(done.tid, done.now, done.known));
+        }
     }
 
     private void raced(int candidate, String race) {
@@ -166,14 +242,14 @@ final class Recorder {
     }
 
     private void tally(Location l) {
+        if (l.race != null) return;
         for (int c : l.candidates()) {
             Evidence e = evidence[c];
             synchronized (e) {
-                switch (l.state) {
-                    case EXCLUSIVE -> e.confined++;
-                    case SHARED -> e.readShared++;
-                    case SHARED_MODIFIED -> e.guarded++;
-                    case RACY -> { }
+                if (l.shared) {
+                    e.ordered++;
+                } else {
+                    e.confined++;
                 }
             }
         }
@@ -202,8 +278,7 @@ final class Recorder {
             synchronized (e) {
                 m.put("accesses", accesses[i]);
                 m.put("confined", e.confined);
-                m.put("guarded", e.guarded);
-                m.put("readShared", e.readShared);
+                m.put("ordered", e.ordered);
                 m.put("race", e.race);
             }
             out.add(m);

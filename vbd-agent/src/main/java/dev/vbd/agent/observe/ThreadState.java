@@ -1,14 +1,15 @@
 package dev.vbd.agent.observe;
 
-/** What the observer knows of one thread: the locks it holds now, with their hold counts (locks are reentrant). */
+/**
+ * What the observer knows of one thread: its vector clock, as the time it has reached itself
+ * ({@link #now}) and what it knows of every other thread's ({@link #known}, never changed in place, so
+ * a location or a lock can keep it as it is).
+ */
 final class ThreadState {
     final Thread thread;
-    /** The locks held now; replaced, never changed, so a location may keep it as the owner's last lock set. */
-    LockSet held = LockSet.EMPTY;
-    private Object[] counted = new Object[4];
-    private int[] counts = new int[4];
-    private int n;
-
+    final int tid;
+    int now = 1;
+    int[] known = new int[0];
     /** Accesses per candidate method, counted here to keep threads off a shared counter. */
     final long[] accesses;
     /** The locations this thread touched last, by identity hash and field: most accesses repeat one. */
@@ -16,38 +17,37 @@ final class ThreadState {
     final Object[] recentObjects = new Object[RECENT];
     static final int RECENT = 256;
 
-    ThreadState(Thread thread, int candidates) {
+    ThreadState(Thread thread, int tid, int candidates) {
         this.thread = thread;
+        this.tid = tid;
         this.accesses = new long[candidates];
     }
 
-    void acquired(Object lock) {
-        for (int i = 0; i < n; i++) {
-            if (counted[i] == lock) {
-                counts[i]++;
-                return;
-            }
-        }
-        if (n == counted.length) {
-            counted = java.util.Arrays.copyOf(counted, n * 2);
-            counts = java.util.Arrays.copyOf(counts, n * 2);
-        }
-        counted[n] = lock;
-        counts[n++] = 1;
-        held = held.with(lock);
+    /** This thread's time for thread {@code u}. */
+    int time(int u) {
+        return u == tid ? now : u < known.length ? known[u] : 0;
     }
 
-    void releasing(Object lock) {
-        for (int i = 0; i < n; i++) {
-            if (counted[i] == lock) {
-                if (--counts[i] == 0) {
-                    counted[i] = counted[n - 1];
-                    counts[i] = counts[n - 1];
-                    counted[--n] = null;
-                    held = held.without(lock);
-                }
-                return;
-            }
-        }
+    /** A release: what happened so far in this thread happens before what acquires this moment. */
+    Moment release() {
+        Moment m = new Moment(tid, now, known);
+        now++;
+        return m;
     }
+
+    /** An acquire: what happened before {@code m} happens before what this thread does next. */
+    void acquire(Moment m) {
+        if (m == null || m.tid() == tid) return;
+        int[] k = known;
+        boolean more = m.now() > (m.tid() < k.length ? k[m.tid()] : 0);
+        for (int i = 0; !more && i < m.known().length; i++) more = i != tid && m.known()[i] > (i < k.length ? k[i] : 0);
+        if (!more) return;
+        int[] joined = java.util.Arrays.copyOf(k, Math.max(k.length, Math.max(m.known().length, m.tid() + 1)));
+        for (int i = 0; i < m.known().length; i++) if (i != tid) joined[i] = Math.max(joined[i], m.known()[i]);
+        joined[m.tid()] = Math.max(joined[m.tid()], m.now());
+        known = joined;
+    }
+
+    /** A thread's clock at a release: its own time and what it knew then. */
+    record Moment(int tid, int now, int[] known) {}
 }

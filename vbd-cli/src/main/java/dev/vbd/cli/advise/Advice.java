@@ -11,7 +11,7 @@ import java.util.Map;
  */
 public final class Advice {
     /** A method relaxed, its cost and the evidence. */
-    public record Rule(Cost cost, long accesses, long confined, long guarded, long readShared) {}
+    public record Rule(Cost cost, long accesses, long confined, long ordered) {}
 
     /** A costly method left out, and why. */
     public record LeftOut(Cost cost, String why) {}
@@ -28,7 +28,7 @@ public final class Advice {
 
     /**
      * {@code evidence}: the observer's entry per candidate method ({@code accesses}, {@code confined},
-     * {@code guarded}, {@code readShared}, {@code race}); a costly method without one was not observed.
+     * {@code ordered}, {@code race}); a costly method without one was not observed.
      */
     public static Advice choose(List<Cost> costs, Map<String, ? extends Map<?, ?>> evidence, int budget, long vbdTotal,
                                 long stockTotal) {
@@ -47,7 +47,7 @@ public final class Advice {
             } else if (a.rules.size() >= budget) {
                 why = "past the budget of " + budget + " rules";
             } else {
-                a.rules.add(new Rule(c, number(e, "accesses"), number(e, "confined"), number(e, "guarded"), number(e, "readShared")));
+                a.rules.add(new Rule(c, number(e, "accesses"), number(e, "confined"), number(e, "ordered")));
                 continue;
             }
             a.leftOut.add(new LeftOut(c, why));
@@ -76,8 +76,9 @@ public final class Advice {
         sb.append(String.format(Locale.ROOT, "# spent %s of the run under vbd beyond stock: what relaxing them can give back.%n",
                 percent(expectedGain())));
         sb.append("# Safe: in an observed run of the program, every field and array element each rule's method touched\n");
-        sb.append("# stayed with one thread, or every access to it held a common lock, or no thread wrote it once a\n");
-        sb.append("# second thread had read it. One run shows what that run did: a path it did not take is not checked.\n");
+        sb.append("# stayed with one thread, or each access to it by another thread was ordered after the last write,\n");
+        sb.append("# and each write after every access, by a lock, an SC access or a thread's start or join. One run\n");
+        sb.append("# shows what that run did: a path it did not take, and the JDK's own accesses, are not checked.\n");
         if (!unobservedClasses.isEmpty()) {
             sb.append("# Classes the observer could not instrument (their accesses unseen): ").append(unobservedClasses.size()).append('\n');
         }
@@ -85,8 +86,8 @@ public final class Advice {
             sb.append('\n');
             sb.append(String.format(Locale.ROOT, "# gain: %s of the run under vbd (%d samples under vbd, %d under stock)%n",
                     percent(r.cost().share(vbdTotal)), r.cost().vbd(), r.cost().stock()));
-            sb.append(String.format(Locale.ROOT, "# safe: %d accesses to %d locations: %d confined to one thread, %d lock-guarded, %d read-only once shared%n",
-                    r.accesses(), r.confined() + r.guarded() + r.readShared(), r.confined(), r.guarded(), r.readShared()));
+            sb.append(String.format(Locale.ROOT, "# safe: %d accesses to %d locations: %d confined to one thread, %d shared and ordered%n",
+                    r.accesses(), r.confined() + r.ordered(), r.confined(), r.ordered()));
             sb.append("method ").append(r.cost().method()).append('\n');
         }
         if (!leftOut.isEmpty()) {

@@ -19,7 +19,8 @@ import java.util.HashSet;
  * Where a run spent its time, by method: JFR's execution samples, each counted for the method that
  * was running (its own code, not its callees'), since a relaxed method's own accesses are all that
  * relaxing it changes. vbd's runtime helpers count for the method that called them: they are the
- * fences of that method's accesses.
+ * fences of that method's accesses. Samples of vbd rewriting classes as they load are left out: that
+ * is start-up, not what SC costs.
  */
 public final class Profile {
     /** Samples per method, keyed {@code owner#name(descriptor)}, owner dotted. */
@@ -52,7 +53,7 @@ public final class Profile {
                 RecordedEvent e = file.readEvent();
                 if (!e.getEventType().getName().equals("jdk.ExecutionSample")) continue;
                 RecordedStackTrace stack = e.getStackTrace();
-                if (stack == null) continue;
+                if (stack == null || rewriting(stack)) continue;
                 for (RecordedFrame f : stack.getFrames()) {
                     if (!f.isJavaFrame() || f.getMethod() == null) continue;
                     RecordedMethod m = f.getMethod();
@@ -68,6 +69,17 @@ public final class Profile {
         }
         return p;
     }
+
+    /** Whether a sample caught vbd rewriting a class as it loads: start-up, which SC's cost does not include. */
+    private static boolean rewriting(RecordedStackTrace stack) {
+        for (RecordedFrame f : stack.getFrames()) {
+            if (f.getMethod() != null && f.getMethod().getType().getName().startsWith(REWRITER)) return true;
+        }
+        return false;
+    }
+
+    /** vbd's rewriting code as the runtime image carries it, relocated into java.base. */
+    private static final String REWRITER = "jdk.internal.misc.Vbd_";
 
     static boolean isVbdRuntime(String className) {
         return className.startsWith("java.util.concurrent.atomic.Vbd") || className.startsWith("java.lang.invoke.Vbd")
