@@ -190,11 +190,13 @@ public final class Bench {
                 case NONE -> null;
                 case LISTED -> r.relaxedFile;
                 case ALL -> r.allRelaxedFile;
+                case ADVISED -> null; // each workload's own, below
             };
             new Progress(err, List.of()).note("asking bin/vbd how it runs " + c.id
                     + (c.relaxation == Config.Relaxation.ALL ? " (the first time, it prepares a JDK with everything relaxed)" : ""));
             vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.vbdOptions(true), prepared));
         }
+        advise(r, catalog, used, prepared);
         for (Config c : used) {
             // a vbd configuration runs as bin/vbd run does: the prepared image's java, then its options
             List<String> launch = c.vbd ? vbdArgs.get(launchKey(c)) : List.of(options.java);
@@ -258,6 +260,39 @@ public final class Bench {
         }
     }
 
+    /**
+     * Runs {@code bin/vbd advise} on each workload at its training size (the quick run's, with the
+     * headline thread count), once, with the largest budget any advised configuration asks for; each
+     * advised configuration then runs each workload with its config's first rules.
+     */
+    private void advise(RunRecord r, WorkloadCatalog catalog, Set<Config> used, int prepared)
+            throws IOException, InterruptedException {
+        List<Config> advised = used.stream().filter(c -> c.relaxation == Config.Relaxation.ADVISED).toList();
+        if (advised.isEmpty()) return;
+        int budget = advised.stream().mapToInt(c -> c.advisedRules).max().orElseThrow();
+        Path dir = options.out.resolve("advised");
+        for (WorkloadSpec w : r.workloads) {
+            WorkloadSpec training = catalog.spec(w.id(), BenchOptions.Mode.QUICK, Map.of());
+            new Progress(err, List.of()).note("advising " + w.id() + " on its training size (" + training.size()
+                    + ", " + ADVISE_ITERATIONS + " iterations): bin/vbd advise --budget " + budget);
+            Advising.Advice a = Advising.advise(repo, options.java, r.sharedFlags, training, options.headlineThreads(),
+                    ADVISE_ITERATIONS, budget, dir);
+            r.advice.add(a);
+            new Progress(err, List.of()).note(String.format(Locale.ROOT, "%s: %d rules in %.0f s", w.id(), a.rules(), a.seconds()));
+            if (a.exitStatus() != 0) {
+                r.warnings.add(w.id() + ": vbd advise exited with status " + a.exitStatus() + " (see advised/"
+                        + a.log().getFileName() + "); its advised configurations ran with the " + a.rules() + " rules it wrote");
+            }
+            for (Config c : advised) {
+                Path cut = Advising.firstRules(a.config(), c.advisedRules, dir.resolve(w.id() + "-" + c.advisedRules + ".relaxed"));
+                r.advisedLaunch.put(c.id + "|" + w.id(), VbdOptions.launchPrefix(repo, options.java, cut, c.vbdOptions(true), prepared));
+            }
+        }
+    }
+
+    /** Iterations of a workload's training runs under the advisor: enough samples past warm-up. */
+    static final int ADVISE_ITERATIONS = 6;
+
     /** Runs one invocation; a failure stops the rest of its workload, the others go on. */
     private void run(Invocation inv, RunRecord r, Runner runner, Progress progress, List<Measurement> measurements,
                      Map<String, String> expectedStdout) throws IOException, InterruptedException {
@@ -267,8 +302,14 @@ public final class Bench {
             return;
         }
         List<String> cmd = new ArrayList<>();
-        cmd.add(r.configJava.get(inv.config()));
-        cmd.addAll(r.configFlags.get(inv.config()));
+        List<String> advised = r.advisedLaunch.get(inv.config().id + "|" + id);
+        if (advised != null) {
+            cmd.addAll(advised);
+            cmd.addAll(inv.config().flags);
+        } else {
+            cmd.add(r.configJava.get(inv.config()));
+            cmd.addAll(r.configFlags.get(inv.config()));
+        }
         cmd.addAll(r.sharedFlags);
         cmd.addAll(inv.workload().javaArgs(inv.threads(), options.iterations));
         try {
@@ -319,6 +360,7 @@ public final class Bench {
             try {
                 Plots.relativeTime(r, options.out.resolve("relative-time.png"));
                 Plots.threads(r, options.out.resolve("threads.png"));
+                Plots.scopes(r, options.out.resolve("scopes.png"));
             } catch (IOException | RuntimeException | LinkageError e) {
                 r.warnings.add("plots not written: " + e);
                 err.println("vbd bench: plots not written: " + e);

@@ -35,6 +35,15 @@ public enum Config {
     VBD_FENCED_LOCAL_ARRAYS("vbd-fenced-local-arrays", true, "fenced", "local-arrays",
             "under vbd with fenced fields, only local arrays plain (--optimise local-arrays)"),
     /**
+     * Under vbd with the relaxed config {@code bin/vbd advise} writes for the workload at its training
+     * size (the quick run's), the costliest rules first: all it advises (at most 20), or the first 5,
+     * 10 or 50 of a budget of 50, for the figure of overhead against the number of relaxed scopes.
+     */
+    VBD_ADVISED("vbd+advised", 20, "under vbd with the scopes 'vbd advise' chose on the workload's training size (at most 20)"),
+    VBD_ADVISED_5("vbd+advised-5", 5, "under vbd with the 5 costliest scopes 'vbd advise' chose"),
+    VBD_ADVISED_10("vbd+advised-10", 10, "under vbd with the 10 costliest scopes 'vbd advise' chose"),
+    VBD_ADVISED_50("vbd+advised-50", 50, "under vbd with the 50 costliest scopes 'vbd advise' chose"),
+    /**
      * The negative control: vbd's launcher, agent and patched JDK with every class of the program
      * and of the JDK relaxed. What remains is vbd's machinery without its fences, which must not
      * change the steady-state time.
@@ -43,7 +52,7 @@ public enum Config {
             "negative control: under vbd with every class relaxed");
 
     /** Which relaxed config the vbd options are made with. */
-    public enum Relaxation { NONE, LISTED, ALL }
+    public enum Relaxation { NONE, LISTED, ALL, ADVISED }
 
     public final String id;
     public final boolean vbd;
@@ -57,6 +66,8 @@ public enum Config {
     /** The configuration this one's ratio is taken against; null for the baseline itself. */
     public final String baseline;
     public final String description;
+    /** With {@link Relaxation#ADVISED}: how many of the advisor's rules, the costliest first. */
+    public final int advisedRules;
 
     Config(String id, boolean vbd, Relaxation relaxation, List<String> flags, String baseline, String description) {
         this(id, vbd, relaxation, "volatile", flags, baseline, description);
@@ -71,9 +82,19 @@ public enum Config {
         this(id, vbd, Relaxation.NONE, fields, optimise, List.of(), "stock", description);
     }
 
+    Config(String id, int advisedRules, String description) {
+        this(id, true, Relaxation.ADVISED, "volatile", "all", List.of(), "stock", description, advisedRules);
+    }
+
     Config(String id, boolean vbd, Relaxation relaxation, String fields, String optimise, List<String> flags,
            String baseline, String description) {
+        this(id, vbd, relaxation, fields, optimise, flags, baseline, description, 0);
+    }
+
+    Config(String id, boolean vbd, Relaxation relaxation, String fields, String optimise, List<String> flags,
+           String baseline, String description, int advisedRules) {
         this.id = id;
+        this.advisedRules = advisedRules;
         this.fields = fields;
         this.optimise = optimise;
         this.vbd = vbd;

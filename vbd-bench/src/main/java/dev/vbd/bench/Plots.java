@@ -123,6 +123,66 @@ final class Plots {
     }
 
     /**
+     * Overhead against the number of relaxed scopes the advisor chose: each workload's ratio to stock
+     * under vbd (no scope) and under each advised configuration, and their geometric mean.
+     */
+    static boolean scopes(RunRecord r, Path file) throws IOException {
+        int t = r.options.headlineThreads();
+        List<Config> advised = new ArrayList<>(r.compared().stream().filter(c -> c.relaxation == Config.Relaxation.ADVISED).toList());
+        if (advised.size() < 2 && !(advised.size() == 1 && r.compared().contains(Config.VBD))) return false;
+        advised.sort(java.util.Comparator.comparingInt(c -> c.advisedRules));
+        List<Config> points = new ArrayList<>();
+        if (r.compared().contains(Config.VBD)) points.add(Config.VBD);
+        points.addAll(advised);
+        XYChart chart = chart(900, 520, "Overhead against relaxed scopes chosen by vbd advise (" + t
+                + (t == 1 ? " thread" : " threads") + ", 95% intervals)", "relaxed scopes (at most)", "time / stock");
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
+        int k = 0;
+        List<List<Double>> byPoint = new ArrayList<>();
+        for (int i = 0; i < points.size(); i++) byPoint.add(new ArrayList<>());
+        for (WorkloadSpec w : r.completed()) {
+            Color color = PALETTE[k % PALETTE.length];
+            double shift = 0.15 * (k - 4);
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (int i = 0; i < points.size(); i++) {
+                Estimate e = r.analysis.ratio(w.id(), points.get(i), t);
+                if (e == null) continue;
+                double x = points.get(i).advisedRules + shift;
+                xs.add(x);
+                ys.add(e.value());
+                byPoint.get(i).add(e.value());
+                whisker(chart, w.id() + "#" + i, x, e, color);
+            }
+            k++;
+            if (xs.isEmpty()) continue;
+            XYSeries s = chart.addSeries(w.id(), xs, ys);
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+            s.setMarker(SeriesMarkers.CIRCLE);
+            s.setMarkerColor(color);
+            s.setLineColor(color);
+        }
+        List<Double> gx = new ArrayList<>();
+        List<Double> gy = new ArrayList<>();
+        for (int i = 0; i < points.size(); i++) {
+            if (byPoint.get(i).isEmpty()) continue;
+            gx.add((double) points.get(i).advisedRules);
+            gy.add(Stats.geomean(byPoint.get(i)));
+        }
+        if (gx.isEmpty()) return false;
+        XYSeries g = chart.addSeries("geomean", gx, gy);
+        g.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        g.setMarker(SeriesMarkers.DIAMOND);
+        g.setMarkerColor(Color.BLACK);
+        g.setLineColor(Color.BLACK);
+        g.setLineStyle(new BasicStroke(3f));
+        chart.addAnnotation(new AnnotationLine(1.0, false, false));
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        return true;
+    }
+
+    /**
      * Tick labels for categories at integer x: the category's name there, blank elsewhere. The blanks
      * must differ from each other, because XChart drops every tick label of an axis whose labels
      * repeat: each is the tick's position written in binary with a space and a thin space as digits.

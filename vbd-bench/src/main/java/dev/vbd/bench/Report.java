@@ -55,6 +55,7 @@ final class Report {
         j.put("failures", failures);
         j.put("warnings", r.warnings);
         if (r.precision != null) j.put("precision", precisionJson(r));
+        if (!r.advice.isEmpty()) j.put("advice", adviceJson(r));
         if (r.jmh != null) j.put("jmh", Micro.json(r.jmh, r.jmhSettings));
         j.put("run", run(r));
         j.put("machine", r.machine);
@@ -63,6 +64,30 @@ final class Report {
         j.put("configs", configs(r));
         j.put("raw", raw(r));
         return j;
+    }
+
+    private static List<Object> adviceJson(RunRecord r) {
+        List<Object> out = new ArrayList<>();
+        for (Advising.Advice a : r.advice) {
+            out.add(map("workload", a.workload(), "training_size", a.trainingSize(), "rules", a.rules(),
+                    "advisor_s", a.seconds(), "exit_status", a.exitStatus(), "config", "advised/" + a.config().getFileName()));
+        }
+        return out;
+    }
+
+    private static void adviceSection(StringBuilder md, RunRecord r) {
+        md.append("## Advice\n\n`bin/vbd advise` on each workload at its training size; each advised configuration ran")
+                .append(" its config's first rules (`advised/WORKLOAD-N.relaxed`).\n\n")
+                .append("| workload | training size | rules | advisor's time | config |\n|---|---|---|---|---|\n");
+        for (Advising.Advice a : r.advice) {
+            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f s%s | [advised/%s](advised/%s) |%n", a.workload(),
+                    a.trainingSize(), a.rules(), a.seconds(), a.exitStatus() == 0 ? "" : " (exit " + a.exitStatus() + ")",
+                    a.config().getFileName(), a.config().getFileName()));
+        }
+        md.append('\n');
+        if (r.advice.size() > 0 && r.options.configs.stream().filter(c -> c.relaxation == Config.Relaxation.ADVISED).count() > 1) {
+            md.append("![overhead against the number of relaxed scopes](scopes.png)\n\n");
+        }
     }
 
     private static Map<String, Object> workloadJson(RunRecord r, WorkloadSpec w, Estimate headline, int t) {
@@ -262,6 +287,7 @@ final class Report {
             threadsTable(md, r);
             startupTable(md, r, t);
         }
+        if (!r.advice.isEmpty()) adviceSection(md, r);
         if (!r.options.jmhOnly) controlsSection(md, r);
         if (r.jmh != null) Micro.markdown(md, r.jmh, r.jmhSettings);
         if (!r.configFlags.isEmpty()) configsSection(md, r);
@@ -373,6 +399,7 @@ final class Report {
                     case NONE -> "";
                     case LISTED -> " --relaxed " + (r.relaxedFile == null ? "?" : r.relaxedFile.getFileName());
                     case ALL -> " --relaxed " + (r.allRelaxedFile == null ? "?" : r.allRelaxedFile.getFileName());
+                    case ADVISED -> " --relaxed advised/WORKLOAD-" + c.advisedRules + ".relaxed";
                 };
                 int own = e.getValue().size() - c.flags.size();
                 flags = "`bin/vbd run" + relaxed + c.vbdOptions(false).stream().map(w -> " " + w).collect(java.util.stream.Collectors.joining()) + "`: the prepared image's java" + (own == 0 ? "" : " and " + own + " option" + (own == 1 ? "" : "s"))

@@ -24,6 +24,10 @@ final class RunRecord {
     Path relaxedFile;
     int relaxedRules;
     Path allRelaxedFile;
+    /** What {@code bin/vbd advise} did for each workload, when an advised configuration ran. */
+    List<Advising.Advice> advice = new ArrayList<>();
+    /** Per advised configuration and workload ({@code config|workload}): the java and vbd's options with its config. */
+    Map<String, List<String>> advisedLaunch = new LinkedHashMap<>();
     List<WorkloadSpec> workloads = new ArrayList<>();
     Config headline;
     Analysis analysis = new Analysis(List.of());

@@ -5,6 +5,7 @@ import dev.vbd.agent.observe.ObserveAgent;
 import dev.vbd.cli.advise.Advice;
 import dev.vbd.cli.advise.Cost;
 import dev.vbd.cli.advise.Profile;
+import dev.vbd.cli.advise.Reach;
 import dev.vbd.core.verify.Json;
 
 import java.io.IOException;
@@ -29,7 +30,7 @@ final class AdviseCommand {
     static final int DEFAULT_BUDGET = 20;
     /** Candidates observed per rule asked for: the observer rules some out. */
     private static final int CANDIDATES_PER_RULE = 3;
-    private static final int SAMPLE_PERIOD_MS = 2;
+    private static final int SAMPLE_PERIOD_MS = 1;
 
     private final Options o;
     private final Path work;
@@ -78,20 +79,17 @@ final class AdviseCommand {
         for (Cost c : costs) {
             if (c.program() && candidates.size() < Math.max(30, budget * CANDIDATES_PER_RULE)) candidates.add(c);
         }
-        Files.write(work.resolve(ObserveAgent.CANDIDATES), candidates.stream().map(Cost::method).toList(), StandardCharsets.UTF_8);
-
-        Path jar = Main.vbdJar();
-        List<String> observeCmd = new ArrayList<>(List.of(java, "-Xbootclasspath/a:" + jar,
-                "-javaagent:" + jar + "=" + VbdAgent.OBSERVE + URLEncoder.encode(work.toString(), StandardCharsets.UTF_8)));
-        observeCmd.addAll(args);
-        Run observed = run("3/4 observing " + candidates.size() + " candidate methods on stock Java", observeCmd, "observe");
-        if (observed.status != 0) return failed(observed);
-        Path report = work.resolve(ObserveAgent.OBSERVED);
-        if (!Files.isRegularFile(report)) {
-            System.err.println("vbd: advise: the observed run ended without the observer's report (halted before its shutdown hooks?)");
-            return 1;
+        List<String> names = candidates.stream().map(Cost::method).toList();
+        Files.write(work.resolve(ObserveAgent.CANDIDATES), names, StandardCharsets.UTF_8);
+        Files.write(work.resolve(ObserveAgent.REACH), Reach.of(args, names), StandardCharsets.UTF_8);
+        Map<?, ?> seen;
+        if (candidates.isEmpty()) {
+            if (!o.quiet) System.err.println("vbd: advise: 3/4 no method of the program costs more under vbd beyond sampling noise: nothing to observe");
+            seen = Map.of("candidates", List.of(), "unobserved", List.of());
+        } else {
+            seen = observe(java, args, candidates.size());
         }
-        Map<?, ?> seen = (Map<?, ?>) Json.parse(Files.readString(report, StandardCharsets.UTF_8));
+        if (seen == null) return 1;
         Map<String, Map<?, ?>> evidence = new LinkedHashMap<>();
         for (Object e : (List<?>) seen.get("candidates")) evidence.put((String) ((Map<?, ?>) e).get("method"), (Map<?, ?>) e);
 
@@ -111,6 +109,25 @@ final class AdviseCommand {
         System.err.printf(Locale.ROOT, "vbd: advise: under the advice the program printed what it printed on stock Java (%.0f s in all)%n",
                 seconds);
         return 0;
+    }
+
+    /** The observed run; what the observer saw, or null when it failed (said on stderr). */
+    private Map<?, ?> observe(String java, List<String> args, int candidates) throws UsageException, IOException {
+        Path jar = Main.vbdJar();
+        List<String> observeCmd = new ArrayList<>(List.of(java, "-Xbootclasspath/a:" + jar,
+                "-javaagent:" + jar + "=" + VbdAgent.OBSERVE + URLEncoder.encode(work.toString(), StandardCharsets.UTF_8)));
+        observeCmd.addAll(args);
+        Run observed = run("3/4 observing " + candidates + " candidate methods on stock Java", observeCmd, "observe");
+        if (observed.status != 0) {
+            failed(observed);
+            return null;
+        }
+        Path report = work.resolve(ObserveAgent.OBSERVED);
+        if (!Files.isRegularFile(report)) {
+            System.err.println("vbd: advise: the observed run ended without the observer's report (halted before its shutdown hooks?)");
+            return null;
+        }
+        return (Map<?, ?>) Json.parse(Files.readString(report, StandardCharsets.UTF_8));
     }
 
     /** JFR's options for a profiled run; its start-up line would go to the program's stdout. */

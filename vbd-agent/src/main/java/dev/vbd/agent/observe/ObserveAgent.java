@@ -11,11 +11,14 @@ import java.util.List;
 /**
  * The agent's observing mode, on a stock JDK: no rewriting for SC, only the observer's calls in
  * the program's classes. It reads the candidate methods from {@code DIR/candidates.txt} (one
- * {@code owner#name(descriptor)} a line) and writes what it saw to {@code DIR/observed.json} at exit.
+ * {@code owner#name(descriptor)} a line) and what they can reach from {@code DIR/reach.txt}, and
+ * writes what it saw to {@code DIR/observed.json} at exit.
  */
 public final class ObserveAgent {
     public static final String CANDIDATES = "candidates.txt";
     public static final String OBSERVED = "observed.json";
+    /** What to watch: {@code everything}, or {@code field NAME:DESCRIPTOR} and {@code array KIND} lines (KIND 0 to 7: int, long, float, double, reference, byte or boolean, char, short). */
+    public static final String REACH = "reach.txt";
 
     private ObserveAgent() {}
 
@@ -25,6 +28,8 @@ public final class ObserveAgent {
             if (!line.isBlank()) candidates.add(line.strip());
         }
         Recorder recorder = new Recorder(candidates);
+        Path reach = dir.resolve(REACH);
+        if (Files.isRegularFile(reach)) recorder.reach(Files.readAllLines(reach, StandardCharsets.UTF_8));
         Observer.start(recorder);
         inst.addTransformer(new ObservingTransformer(recorder), false);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

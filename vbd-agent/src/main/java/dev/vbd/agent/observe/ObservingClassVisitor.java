@@ -95,8 +95,8 @@ public final class ObservingClassVisitor extends ClassVisitor {
 
         @Override
         public void visitFieldInsn(int opcode, String fieldOwner, String name, String descriptor) {
-            if (entered) {
-                String field = name + ":" + descriptor;
+            String field = name + ":" + descriptor;
+            if (entered && (candidate >= 0 || recorder.watchesField(field))) {
                 String target = fieldOwner.replace('/', '.') + "." + name;
                 switch (opcode) {
                     case GETFIELD -> {
@@ -136,7 +136,7 @@ public final class ObservingClassVisitor extends ClassVisitor {
         public void visitInsn(int opcode) {
             switch (opcode) {
                 case IALOAD, LALOAD, FALOAD, DALOAD, AALOAD, BALOAD, CALOAD, SALOAD -> {
-                    if (entered) {
+                    if (entered && (candidate >= 0 || recorder.watchesArray(opcode - IALOAD))) {
                         mv.visitInsn(DUP2);
                         mv.visitInsn(POP);
                         site(arrayName(opcode), false, null);
@@ -145,7 +145,7 @@ public final class ObservingClassVisitor extends ClassVisitor {
                     super.visitInsn(opcode);
                 }
                 case IASTORE, LASTORE, FASTORE, DASTORE, AASTORE, BASTORE, CASTORE, SASTORE -> {
-                    if (!entered) {
+                    if (!entered || !(candidate >= 0 || recorder.watchesArray(opcode - IASTORE))) {
                         super.visitInsn(opcode);
                         return;
                     }

@@ -68,6 +68,39 @@ final class Recorder {
         return i == null ? -1 : i;
     }
 
+    /** Fields (name:descriptor) and array kinds the candidates can reach; null: everything. */
+    private java.util.Set<String> fieldsReached;
+    private final boolean[] arraysReached = new boolean[8];
+
+    /** Narrows what is watched to what the candidates can reach ({@link ObserveAgent#REACH}). */
+    void reach(List<String> lines) {
+        if (lines.contains("everything")) return;
+        java.util.Set<String> fields = new java.util.HashSet<>();
+        for (String l : lines) {
+            if (l.startsWith("field ")) fields.add(l.substring(6).strip());
+            if (l.startsWith("array ")) arraysReached[Integer.parseInt(l.substring(6).strip())] = true;
+        }
+        fieldsReached = fields;
+    }
+
+    /**
+     * Whether accesses to fields of this name and type are watched: a candidate can touch one, or it
+     * holds a reference. Objects pass between threads through references: an SC store and load of
+     * one is how most programs order what they hand over, and an ordering left unseen is a race
+     * reported that is none.
+     */
+    boolean watchesField(String nameAndDescriptor) {
+        if (fieldsReached == null) return true;
+        int colon = nameAndDescriptor.indexOf(':');
+        char type = nameAndDescriptor.charAt(colon + 1);
+        return type == 'L' || type == '[' || fieldsReached.contains(nameAndDescriptor);
+    }
+
+    /** Whether accesses to elements of arrays of this kind (0 to 7, in the order of the JVM's array opcodes) are watched. */
+    boolean watchesArray(int kind) {
+        return fieldsReached == null || arraysReached[kind];
+    }
+
     synchronized int site(String className, String method, String sourceFile, int line, String target, boolean write,
                           int candidate, String fieldName) {
         int key = ELEMENTS;

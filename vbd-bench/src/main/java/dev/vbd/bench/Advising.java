@@ -1,0 +1,83 @@
+package dev.vbd.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The advised configurations' side of a run: {@code bin/vbd advise} on each workload at its
+ * training size, then, for each advised configuration, the advisor's config cut to its first rules
+ * (the advisor writes the costliest first).
+ */
+final class Advising {
+    /** Longer than any workload's four runs at its training size, observed run included. */
+    static final long TIMEOUT_S = 3600;
+
+    /** What the advisor did for one workload; {@code config} is relative to the report's folder. */
+    record Advice(String workload, int trainingSize, int rules, double seconds, int exitStatus, Path config, Path log) {}
+
+    private Advising() {}
+
+    static Advice advise(Path repo, String java, List<String> sharedFlags, WorkloadSpec training, int threads,
+                         int iterations, int budget, Path outDir) throws IOException, InterruptedException {
+        Files.createDirectories(outDir);
+        Path config = outDir.resolve(training.id() + ".relaxed");
+        Path log = outDir.resolve(training.id() + ".log");
+        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "advise", "--budget",
+                String.valueOf(budget), "--out", config.toString(), "--", java));
+        cmd.addAll(sharedFlags);
+        cmd.addAll(training.javaArgs(threads, iterations));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+        pb.environment().putAll(training.environment());
+        long start = System.nanoTime();
+        Process p = pb.start();
+        int rc;
+        if (p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
+            rc = p.exitValue();
+        } else {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor();
+            rc = 124;
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (!Files.isRegularFile(config)) Files.writeString(config, "# vbd advise wrote no config: see " + log.getFileName() + "\n");
+        return new Advice(training.id(), training.size() == null ? 0 : training.size(), rules(config), seconds, rc,
+                config, log);
+    }
+
+    /** Rules of a relaxed config: its lines that are neither blank nor comments. */
+    static int rules(Path config) throws IOException {
+        return Bench.countRules(config);
+    }
+
+    /**
+     * The advisor's config cut to its first {@code n} rules: its header, then each rule with the
+     * comments above it, up to the n-th.
+     */
+    static Path firstRules(Path config, int n, Path out) throws IOException {
+        List<String> kept = new ArrayList<>();
+        List<String> pending = new ArrayList<>();
+        int rules = 0;
+        for (String line : Files.readAllLines(config, StandardCharsets.UTF_8)) {
+            String t = line.strip();
+            if (t.isEmpty() || t.startsWith("#")) {
+                pending.add(line);
+                continue;
+            }
+            if (rules == n) break;
+            kept.addAll(pending);
+            pending.clear();
+            kept.add(line);
+            rules++;
+        }
+        if (rules == 0) kept.addAll(pending.stream().takeWhile(l -> !l.isBlank()).toList());
+        Files.write(out, kept, StandardCharsets.UTF_8);
+        return out;
+    }
+}

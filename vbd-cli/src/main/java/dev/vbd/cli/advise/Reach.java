@@ -1,0 +1,113 @@
+package dev.vbd.cli.advise;
+
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+
+/**
+ * What the candidate methods can touch, read from their class files on the program's class path:
+ * the fields they access (by name and type) and the kinds of arrays whose elements they access.
+ * The observer then watches only accesses that could be to those, and to fields holding references,
+ * everywhere in the program: an access to anything else can neither race with a candidate's nor,
+ * left out, hide a race (it could only have ordered two accesses). When a candidate's class is not on the class path given (a jar's
+ * own Class-Path, a class loader of the program's), nothing is known and everything is watched.
+ */
+public final class Reach {
+    /** The observer's line for "watch everything". */
+    public static final String EVERYTHING = "everything";
+
+    private Reach() {}
+
+    /** The lines of the observer's reach file, or {@link #EVERYTHING}. */
+    public static List<String> of(List<String> javaArgs, List<String> candidates) throws IOException {
+        List<Path> path = classPath(javaArgs);
+        Set<String> lines = new TreeSet<>();
+        for (String candidate : candidates) {
+            int hash = candidate.indexOf('#');
+            int paren = candidate.indexOf('(', hash);
+            String owner = candidate.substring(0, hash).replace('.', '/');
+            byte[] bytes = find(path, owner + ".class");
+            if (bytes == null) return List.of(EVERYTHING);
+            String name = candidate.substring(hash + 1, paren);
+            String desc = candidate.substring(paren);
+            new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
+                @Override
+                public MethodVisitor visitMethod(int access, String n, String d, String signature, String[] exceptions) {
+                    if (!n.equals(name) || !d.equals(desc)) return null;
+                    return new MethodVisitor(Opcodes.ASM9) {
+                        @Override
+                        public void visitFieldInsn(int opcode, String fieldOwner, String fieldName, String fieldDesc) {
+                            lines.add("field " + fieldName + ":" + fieldDesc);
+                        }
+
+                        @Override
+                        public void visitInsn(int opcode) {
+                            if (opcode >= Opcodes.IALOAD && opcode <= Opcodes.SALOAD) lines.add("array " + (opcode - Opcodes.IALOAD));
+                            if (opcode >= Opcodes.IASTORE && opcode <= Opcodes.SASTORE) lines.add("array " + (opcode - Opcodes.IASTORE));
+                        }
+                    };
+                }
+            }, ClassReader.SKIP_FRAMES);
+        }
+        return new ArrayList<>(lines);
+    }
+
+    /** The class path of a java command line: {@code -cp} and its spellings, or {@code -jar}'s jar. */
+    static List<Path> classPath(List<String> javaArgs) {
+        List<Path> path = new ArrayList<>();
+        for (int i = 0; i + 1 < javaArgs.size(); i++) {
+            String a = javaArgs.get(i);
+            if (a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path") || a.equals("-jar")) {
+                for (String entry : javaArgs.get(i + 1).split(File.pathSeparator)) {
+                    if (entry.endsWith("*")) {
+                        Path dir = Path.of(entry.substring(0, entry.length() - 1));
+                        try (var jars = Files.list(dir.toString().isEmpty() ? Path.of(".") : dir)) {
+                            jars.filter(p -> p.toString().endsWith(".jar") || p.toString().endsWith(".JAR")).sorted().forEach(path::add);
+                        } catch (IOException e) {
+                            // an entry the JVM would skip too
+                        }
+                    } else if (!entry.isEmpty()) {
+                        path.add(Path.of(entry));
+                    }
+                }
+                if (a.equals("-jar")) break;
+                i++;
+            } else if (!a.startsWith("-")) {
+                break; // the main class: what follows is the program's
+            }
+        }
+        return path;
+    }
+
+    private static byte[] find(List<Path> path, String entry) throws IOException {
+        for (Path p : path) {
+            if (Files.isDirectory(p)) {
+                Path f = p.resolve(entry);
+                if (Files.isRegularFile(f)) return Files.readAllBytes(f);
+            } else if (Files.isRegularFile(p)) {
+                try (JarFile jar = new JarFile(p.toFile())) {
+                    ZipEntry e = jar.getEntry(entry);
+                    if (e != null) {
+                        try (InputStream in = jar.getInputStream(e)) {
+                            return in.readAllBytes();
+                        }
+                    }
+                }
+            }
+        }
+        return null;
+    }
+}
