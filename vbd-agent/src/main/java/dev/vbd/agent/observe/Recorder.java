@@ -172,8 +172,12 @@ final class Recorder {
         return System.identityHashCode(o) * 31 + field;
     }
 
+    /**
+     * A stripe from the hash's top bits, after a multiplicative mix: a stripe's map takes its buckets
+     * from the low bits, and keys that shared those would share buckets too.
+     */
     private static int stripeIndex(int h) {
-        return (h ^ (h >>> 16)) & (STRIPES - 1);
+        return (h * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(STRIPES));
     }
 
     private Stripe stripe(Location l) {

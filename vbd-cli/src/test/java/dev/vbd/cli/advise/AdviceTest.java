@@ -1,0 +1,94 @@
+package dev.vbd.cli.advise;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The advisor's choice from costs and the observer's evidence, and the config it writes. */
+class AdviceTest {
+    @TempDir
+    Path tmp;
+
+    private static Map<String, Object> evidence(String method, long accesses, long confined, long ordered, String race) {
+        Map<String, Object> m = new HashMap<>();
+        m.put("method", method);
+        m.put("accesses", accesses);
+        m.put("confined", confined);
+        m.put("ordered", ordered);
+        m.put("race", race);
+        return m;
+    }
+
+    @Test
+    void theCostliestSafeMethodsWithinTheBudgetAndWhyEachOtherIsLeftOut() {
+        List<Cost> costs = List.of(
+                new Cost("a.Racy#hot()V", 10, 400, true),
+                new Cost("a.Safe#first()V", 10, 300, true),
+                new Cost("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 0, 250, false),
+                new Cost("a.Safe#second()V", 0, 200, true),
+                new Cost("a.Idle#noAccess()V", 0, 150, true),
+                new Cost("a.Safe#third()V", 0, 100, true),
+                new Cost("a.Late#unobserved()V", 0, 50, true));
+        Map<String, Map<?, ?>> seen = new HashMap<>();
+        seen.put("a.Racy#hot()V", evidence("a.Racy#hot()V", 9, 0, 0, "a.Racy.n: write ... no order"));
+        seen.put("a.Safe#first()V", evidence("a.Safe#first()V", 100, 3, 1, null));
+        seen.put("a.Safe#second()V", evidence("a.Safe#second()V", 100, 1, 0, null));
+        seen.put("a.Idle#noAccess()V", evidence("a.Idle#noAccess()V", 0, 0, 0, null));
+        seen.put("a.Safe#third()V", evidence("a.Safe#third()V", 5, 1, 0, null));
+
+        Advice a = Advice.choose(costs, seen, 2, 2000, 1500);
+        assertEquals(List.of("a.Safe#first()V", "a.Safe#second()V"), a.rules.stream().map(r -> r.cost().method()).toList());
+        Map<String, String> why = new HashMap<>();
+        a.leftOut.forEach(l -> why.put(l.cost().method(), l.why()));
+        assertTrue(why.get("a.Racy#hot()V").startsWith("may race: a.Racy.n"), why.toString());
+        assertTrue(why.get("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;").startsWith("JDK code"), why.toString());
+        assertTrue(why.get("a.Idle#noAccess()V").startsWith("not observed: no heap access"), why.toString());
+        assertTrue(why.get("a.Safe#third()V").startsWith("past the budget of 2"), why.toString());
+        assertTrue(why.get("a.Late#unobserved()V").startsWith("not observed: past the candidates"), why.toString());
+        // (290 + 200) of 2000 samples under vbd
+        assertEquals(0.245, a.expectedGain(), 1e-9);
+    }
+
+    @Test
+    void theConfigIsValidAndCarriesEachRulesGainAndEvidence() throws Exception {
+        List<Cost> costs = List.of(new Cost("a.Safe#first()V", 10, 300, true), new Cost("a.Racy#hot()V", 0, 100, true));
+        Map<String, Map<?, ?>> seen = Map.of(
+                "a.Safe#first()V", evidence("a.Safe#first()V", 100, 3, 1, null),
+                "a.Racy#hot()V", evidence("a.Racy#hot()V", 7, 0, 0, "a.Racy.n: no order"));
+        Advice a = Advice.choose(costs, seen, 20, 1000, 800);
+        String config = a.config(List.of("-Xmx1g", "-cp", "/somewhere/app.jar", "com.example.Main", "--size", "3"), List.of());
+        Path file = tmp.resolve("advised.relaxed");
+        Files.writeString(file, config);
+        var parsed = dev.vbd.core.policy.RelaxedConfig.load(file);
+        assertEquals(1, parsed.size(), config);
+        assertTrue(config.contains("for: com.example.Main --size 3\n"), config);
+        assertFalse(config.contains("/somewhere"), config);
+        assertTrue(config.contains("# gain: 29.0% of the run under vbd (300 samples under vbd, 10 under stock)\n"
+                + "# safe: 100 accesses to 4 locations: 3 confined to one thread, 1 shared and ordered\n"
+                + "method a.Safe#first()V\n"), config);
+        assertTrue(config.contains("#   a.Racy#hot()V (10.0% of the run): may race: a.Racy.n: no order"), config);
+    }
+
+    @Test
+    void onlyADifferenceBeyondSamplingNoiseIsACost() {
+        assertFalse(new Cost("m", 100, 110, true).significant());
+        assertTrue(new Cost("m", 100, 160, true).significant());
+        assertFalse(new Cost("m", 0, 2, true).significant());
+    }
+
+    @Test
+    void theClassPathOfAJavaCommandLine() {
+        assertEquals(List.of(Path.of("a.jar"), Path.of("classes")),
+                Reach.classPath(List.of("-Xmx1g", "-cp", "a.jar" + java.io.File.pathSeparator + "classes", "Main", "-cp", "x")));
+        assertEquals(List.of(Path.of("app.jar")), Reach.classPath(List.of("-jar", "app.jar", "-cp", "y")));
+    }
+}
