@@ -71,8 +71,8 @@ public final class Advice {
     public String config(List<String> javaArgs, List<?> unobservedClasses) {
         StringBuilder sb = new StringBuilder();
         sb.append("# Relaxed scopes advised by 'vbd advise' for: ").append(program(javaArgs)).append('\n');
-        sb.append(String.format(Locale.ROOT, "# Profiled: %d samples under stock Java, %d under vbd (%s more). The %d rules below%n",
-                stockTotal, vbdTotal, percent(stockTotal == 0 ? 0 : (double) (vbdTotal - stockTotal) / stockTotal), rules.size()));
+        sb.append(String.format(Locale.ROOT, "# Profiled: %d samples under stock Java, %d under vbd (%+.1f%%). The %d rules below%n",
+                stockTotal, vbdTotal, stockTotal == 0 ? 0 : 100.0 * (vbdTotal - stockTotal) / stockTotal, rules.size()));
         sb.append(String.format(Locale.ROOT, "# spent %s of the run under vbd beyond stock: what relaxing them can give back.%n",
                 percent(expectedGain())));
         sb.append("# Safe: in an observed run of the program, every field and array element each rule's method touched\n");
