@@ -147,16 +147,7 @@ final class AdviseCommand {
         long start = System.nanoTime();
         Path out = work.resolve(name + ".out");
         Path err = work.resolve(name + ".err");
-        int rc;
-        try {
-            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            rc = p.waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for the program");
-        } catch (IOException e) {
-            throw new UsageException("cannot start '" + cmd.get(0) + "': " + e.getMessage());
-        }
+        int rc = Program.run(new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()));
         if (!o.quiet) System.err.printf(Locale.ROOT, "%.0f s%n", (System.nanoTime() - start) / 1e9);
         return new Run(name, rc, out, err);
     }

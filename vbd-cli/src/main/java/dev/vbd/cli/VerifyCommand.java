@@ -55,16 +55,7 @@ final class VerifyCommand {
         Files.deleteIfExists(report);
         try {
             List<String> cmd = Main.launchCommand(o, report);
-            int rc;
-            try {
-                Process p = new ProcessBuilder(cmd).inheritIO().start();
-                rc = p.waitFor();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while waiting for the program");
-            } catch (IOException e) {
-                throw new UsageException("cannot start '" + cmd.get(0) + "': " + e.getMessage());
-            }
+            int rc = Program.run(new ProcessBuilder(cmd).inheritIO());
             if (!Files.isRegularFile(report)) {
                 System.err.println("vbd: verify: the program ended (exit status " + rc + ") without writing the report "
                         + report + ": it was killed or halted before its shutdown hooks ran, or vbd could not start it");
