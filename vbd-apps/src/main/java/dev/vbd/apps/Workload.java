@@ -18,8 +18,9 @@ import java.util.concurrent.Future;
  * (under stock Java, under vbd, on any JDK) and can be compared byte for byte. Every iteration must
  * produce the same result text: a workload whose answer changes between iterations is broken.
  *
- * <p>The timing line has a fixed format, {@code vbd-apps: NAME iteration I time_ms T}, which the
- * benchmark harness ({@code dev.vbd.bench}) parses.
+ * <p>The timing line has a fixed format, {@code vbd-apps: NAME iteration I time_ms T cpu_ms C}, which
+ * the benchmark harness ({@code dev.vbd.bench}) parses: wall time, and the CPU time of the whole JVM
+ * (its compiler and collector threads too) over the iteration, where the JVM can tell it.
  */
 public abstract class Workload {
 
@@ -72,11 +73,14 @@ public abstract class Workload {
         setUp(options);
         try {
             for (int i = 0; i < options.iterations(); i++) {
+                long cpuStart = processCpuNanos();
                 long start = System.nanoTime();
                 String result = iteration(options, i);
                 long elapsed = System.nanoTime() - start;
+                long cpuEnd = processCpuNanos();
                 System.err.println(TIMING_PREFIX + name() + " iteration " + i + " time_ms "
-                        + String.format(Locale.ROOT, "%.3f", elapsed / 1e6));
+                        + String.format(Locale.ROOT, "%.3f", elapsed / 1e6)
+                        + (cpuStart < 0 || cpuEnd < 0 ? "" : String.format(Locale.ROOT, " cpu_ms %.3f", (cpuEnd - cpuStart) / 1e6)));
                 if (first == null) {
                     first = result;
                 } else if (!first.equals(result)) {
@@ -90,6 +94,12 @@ public abstract class Workload {
         System.out.print(first);
         System.out.println(name() + ": OK");
         return 0;
+    }
+
+    /** CPU time of every thread of this JVM so far, or -1 where the JVM does not tell it. */
+    private static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
     }
 
     static Options parse(String[] args, int defaultSize) {

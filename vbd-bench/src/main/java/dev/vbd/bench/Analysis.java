@@ -37,6 +37,23 @@ final class Analysis {
         return xs.length == 0 ? null : Stats.meanCi(xs);
     }
 
+    /** CPU ms per iteration after warm-up, all the JVM's threads; null unless every invocation reported it. */
+    Estimate cpu(String workload, Config config, int threads) {
+        double[] xs = values(workload, config, threads, Measurement::cpuScoreMs);
+        for (double x : xs) {
+            if (Double.isNaN(x)) return null;
+        }
+        return xs.length == 0 ? null : Stats.meanCi(xs);
+    }
+
+    /** CPU time, config / its baseline; null unless both reported it in every invocation. */
+    Estimate cpuRatio(String workload, Config config, int threads) {
+        Config base = config.baselineConfig();
+        if (base == null || cpu(workload, config, threads) == null || cpu(workload, base, threads) == null) return null;
+        return Stats.ratioCi(values(workload, config, threads, Measurement::cpuScoreMs),
+                values(workload, base, threads, Measurement::cpuScoreMs));
+    }
+
     /** config / its baseline, or null where either has no complete invocations. */
     Estimate ratio(String workload, Config config, int threads) {
         Config base = config.baselineConfig();

@@ -212,6 +212,11 @@ public final class Bench {
                 options.configs.stream().map(c -> c.id).toList(), options.threads,
                 options.controls ? "; controls on " + negative.id() + (negative.threaded() ? " t=" + negativeThreads : "") + " and " + StoreLoop.NAME : "; no controls"));
 
+        r.busyBefore = Machine.busyFraction(QUIET_CHECK_BEFORE_MS);
+        if (r.busyBefore != null && r.busyBefore > BUSY) {
+            r.warnings.add(String.format(Locale.ROOT, "the machine was %s busy with other work in the %d s before the first"
+                    + " invocation: figures are noisier than on a quiet machine", Report.percent(r.busyBefore), QUIET_CHECK_BEFORE_MS / 1000));
+        }
         Path work = options.out.resolve("work");
         Runner runner = new Runner(work, options.out.resolve("logs"), INVOCATION_TIMEOUT_S);
         List<Measurement> measurements = new ArrayList<>();
@@ -240,6 +245,12 @@ public final class Bench {
             deleteTree(work);
         }
         r.analysis = new Analysis(measurements);
+        double busiest = r.busyBetween.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        if (busiest > BUSY) {
+            r.warnings.add(String.format(Locale.ROOT, "other work used up to %s of the machine between invocations"
+                    + " (mean %s): figures are noisier than on a quiet machine", Report.percent(busiest),
+                    Report.percent(r.busyBetween.stream().mapToDouble(Double::doubleValue).average().orElse(0))));
+        }
         if (options.precision != null) {
             r.precision = Precision.status(r.analysis, r.completed(), r.compared(), options.headlineThreads(),
                     options.precision);
@@ -290,6 +301,15 @@ public final class Bench {
         }
     }
 
+    /**
+     * The quiet-machine check: the bench looks at the CPUs for a while before its first invocation
+     * and briefly before each one, when nothing of its own runs; more than {@link #BUSY} of them busy
+     * is other work, and the report says so.
+     */
+    static final long QUIET_CHECK_BEFORE_MS = 3000;
+    static final long QUIET_CHECK_MS = 250;
+    static final double BUSY = 0.15;
+
     /** Iterations of a workload's training runs under the advisor: enough samples past warm-up. */
     static final int ADVISE_ITERATIONS = 6;
 
@@ -301,6 +321,8 @@ public final class Bench {
             progress.skipped();
             return;
         }
+        Double busy = Machine.busyFraction(QUIET_CHECK_MS);
+        if (busy != null) r.busyBetween.add(busy);
         List<String> cmd = new ArrayList<>();
         List<String> advised = r.advisedLaunch.get(inv.config().id + "|" + id);
         if (advised != null) {

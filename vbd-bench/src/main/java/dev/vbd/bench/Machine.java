@@ -54,6 +54,34 @@ final class Machine {
         return null;
     }
 
+    /**
+     * The share of all CPUs' time that was busy over the next {@code millis} ms (Linux's /proc/stat),
+     * or null where it cannot be read. Taken while the bench itself runs nothing, it is other work's.
+     */
+    static Double busyFraction(long millis) throws InterruptedException {
+        long[] a = cpuTimes();
+        Thread.sleep(millis);
+        long[] b = cpuTimes();
+        if (a == null || b == null || b[0] <= a[0]) return null;
+        return (double) ((b[0] - a[0]) - (b[1] - a[1])) / (b[0] - a[0]);
+    }
+
+    /** All CPUs' time so far in clock ticks: total, and idle (idle and iowait). */
+    private static long[] cpuTimes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+                if (!line.startsWith("cpu ")) continue;
+                String[] f = line.trim().split("\\s+");
+                long total = 0;
+                for (int i = 1; i < Math.min(f.length, 9); i++) total += Long.parseLong(f[i]);
+                return new long[] {total, Long.parseLong(f[4]) + Long.parseLong(f[5])};
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        return null;
+    }
+
     /** The 1-, 5- and 15-minute load averages: other work on a shared machine shows here. */
     static List<Double> loadAverage() {
         try {

@@ -56,6 +56,7 @@ final class Report {
         j.put("warnings", r.warnings);
         if (r.precision != null) j.put("precision", precisionJson(r));
         if (!r.advice.isEmpty()) j.put("advice", adviceJson(r));
+        j.put("quiet_check", map("busy_before", r.busyBefore, "busy_between", r.busyBetween));
         if (r.jmh != null) j.put("jmh", Micro.json(r.jmh, r.jmhSettings));
         j.put("run", run(r));
         j.put("machine", r.machine);
@@ -219,7 +220,8 @@ final class Report {
         for (Measurement x : r.analysis.measurements()) {
             out.add(map("workload", x.workload(), "config", x.config(), "threads", x.threads(), "invocation", x.invocation(),
                     "size", x.size(), "warmup", x.warmup(), "iterations_ms", Arrays.stream(x.iterationsMs()).boxed().toList(),
-                    "score_ms", x.scoreMs(), "wall_s", x.wallS()));
+                    "score_ms", x.scoreMs(), "wall_s", x.wallS(),
+                    "cpu_iterations_ms", x.cpuMs() == null ? null : Arrays.stream(x.cpuMs()).boxed().toList()));
         }
         return out;
     }
@@ -286,6 +288,7 @@ final class Report {
             md.append("![relative time per workload](relative-time.png)\n\n");
             threadsTable(md, r);
             startupTable(md, r, t);
+            cpuTable(md, r, t);
         }
         if (!r.advice.isEmpty()) adviceSection(md, r);
         if (!r.options.jmhOnly) controlsSection(md, r);
@@ -303,12 +306,23 @@ final class Report {
         return md.toString();
     }
 
+    /** The quiet-machine check, in words: other work's share of the CPUs before the run and between invocations. */
+    static String quiet(RunRecord r) {
+        if (r.busyBefore == null && r.busyBetween.isEmpty()) return "";
+        String s = "; other work's share of the CPUs: " + (r.busyBefore == null ? "?" : percent(r.busyBefore)) + " before the run";
+        if (!r.busyBetween.isEmpty()) {
+            s += ", between invocations mean " + percent(r.busyBetween.stream().mapToDouble(Double::doubleValue).average().orElse(0))
+                    + ", max " + percent(r.busyBetween.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+        }
+        return s;
+    }
+
     private static String header(RunRecord r) {
         BenchOptions o = r.options;
         StringBuilder h = new StringBuilder();
-        h.append(String.format(Locale.ROOT, "- Machine: %s, %s cores, %s GiB, %s; load average at start %s, at end %s%n",
+        h.append(String.format(Locale.ROOT, "- Machine: %s, %s cores, %s GiB, %s; load average at start %s, at end %s%s%n",
                 r.machine.get("cpu"), r.machine.get("cores"), r.machine.get("memory_gib"), r.machine.get("os"),
-                r.machine.get("load_average_at_start"), r.loadAverageAtEnd));
+                r.machine.get("load_average_at_start"), r.loadAverageAtEnd, quiet(r)));
         h.append(String.format(Locale.ROOT, "- JDK: %s %s (%s, %s)%n", r.jdk.get("java.vendor"),
                 r.jdk.get("java.runtime.version"), r.jdk.get("java.vm.name"), r.jdk.get("java.home")));
         Object commit = r.vbd.get("commit");
@@ -358,6 +372,30 @@ final class Report {
         }
         md.append('\n');
         if (any) md.append("![relative time against threads](threads.png)\n\n");
+    }
+
+    /** CPU time beside wall time: a cost vbd moved to other threads (compiler, collector) shows here. */
+    private static void cpuTable(StringBuilder md, RunRecord r, int t) {
+        List<Config> compared = r.compared();
+        boolean any = false;
+        for (WorkloadSpec w : r.completed()) any |= r.analysis.cpu(w.id(), Config.STOCK, t) != null;
+        if (!any) return;
+        md.append("## CPU time, ").append(t).append(t == 1 ? " thread" : " threads").append("\n\n")
+                .append("CPU seconds per iteration after warm-up, all the JVM's threads (mean ± half the 95% interval), and")
+                .append(" each configuration's CPU time over its baseline's [95% interval].\n\n| workload |");
+        for (Config c : r.options.configs) md.append(' ').append(c.id).append(" |");
+        for (Config c : compared) md.append(' ').append(c.id).append(" / ").append(c.baseline).append(" |");
+        md.append("\n|---|").append("---:|".repeat(r.options.configs.size() + compared.size())).append('\n');
+        for (WorkloadSpec w : r.completed()) {
+            md.append("| ").append(w.id()).append(" |");
+            for (Config c : r.options.configs) md.append(' ').append(seconds(r.analysis.cpu(w.id(), c, t))).append(" |");
+            for (Config c : compared) {
+                Estimate e = r.analysis.cpuRatio(w.id(), c, t);
+                md.append(' ').append(e == null ? "" : ratio(e)).append(" |");
+            }
+            md.append('\n');
+        }
+        md.append('\n');
     }
 
     private static void startupTable(StringBuilder md, RunRecord r, int t) {

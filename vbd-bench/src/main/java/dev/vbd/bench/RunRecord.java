@@ -15,6 +15,9 @@ final class RunRecord {
     Map<String, Object> jdk = new LinkedHashMap<>();
     Map<String, Object> vbd = new LinkedHashMap<>();
     List<Double> loadAverageAtEnd = List.of();
+    /** The share of the CPUs other work used in the moments before the first invocation and before each one since. */
+    Double busyBefore;
+    List<Double> busyBetween = new ArrayList<>();
     /** JVM options every workload JVM gets: heap and GC. */
     List<String> sharedFlags = List.of();
     /** Per configuration, its JVM options before the shared ones (vbd's, then the configuration's own). */

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  */
 final class Runner {
     private static final Pattern TIMING = Pattern.compile(
-            "^" + Pattern.quote(Workload.TIMING_PREFIX) + "(\\S+) iteration (\\d+) time_ms ([0-9]+(?:\\.[0-9]+)?)$");
+            "^" + Pattern.quote(Workload.TIMING_PREFIX)
+                    + "(\\S+) iteration (\\d+) time_ms ([0-9]+(?:\\.[0-9]+)?)(?: cpu_ms ([0-9]+(?:\\.[0-9]+)?))?$");
     private static final int TAIL_LINES = 40;
 
     /** Ran, exited 0, printed its check's OK and all timing lines. */
@@ -67,9 +68,11 @@ final class Runner {
             String problem = !exited ? "no exit within " + timeoutSeconds + " s"
                     : p.exitValue() != 0 ? "exit status " + p.exitValue() : null;
             double[] times = null;
+            double[] cpu = null;
             if (problem == null) {
                 try {
                     times = parseTimes(stderr, iterations);
+                    cpu = parseCpu(stderr, iterations);
                 } catch (IllegalStateException e) {
                     problem = e.getMessage();
                 }
@@ -79,7 +82,7 @@ final class Runner {
                 throw new InvocationFailed(failure(inv, command, problem, stdout, stderr));
             }
             return new Outcome(new Measurement(inv.workload().id(), inv.config().id, inv.threads(), inv.index(),
-                    inv.workload().size(), times, warmup, wall), stdout);
+                    inv.workload().size(), times, warmup, wall, cpu), stdout);
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
@@ -104,6 +107,18 @@ final class Runner {
                     + "NAME iteration I time_ms T') where " + iterations + " were expected");
         }
         return times.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** Each iteration's CPU time in ms (all the JVM's threads), in order; null unless every timing line has one. */
+    static double[] parseCpu(String stderr, int iterations) {
+        List<Double> cpu = new ArrayList<>();
+        for (String line : stderr.lines().toList()) {
+            Matcher m = TIMING.matcher(line.strip());
+            if (!m.matches()) continue;
+            if (m.group(4) == null) return null;
+            cpu.add(Double.parseDouble(m.group(4)));
+        }
+        return cpu.size() == iterations ? cpu.stream().mapToDouble(Double::doubleValue).toArray() : null;
     }
 
     /** The command with long classpaths shortened: the log file has it in full. */

@@ -67,6 +67,33 @@ class ReportTest {
     }
 
     @Test
+    void cpuTimeStandsBesideWallTimeWhereTheWorkloadsReportedIt() {
+        RunRecord r = record();
+        assertFalse(Report.markdown(r).contains("## CPU time"), "no CPU times, no table");
+        List<Measurement> ms = new ArrayList<>(r.analysis.measurements());
+        for (int i = 0; i < 3; i++) {
+            ms.add(new Measurement("c", Config.STOCK.id, 2, i, 100, new double[] {10, 10}, 1, 1.0, new double[] {15, 20 + i}));
+            ms.add(new Measurement("c", Config.VBD.id, 2, i, 100, new double[] {10, 10}, 1, 1.0, new double[] {15, 40 + 2 * i}));
+        }
+        r.workloads.add(spec("c"));
+        r.analysis = new Analysis(ms);
+        String md = Report.markdown(r);
+        assertTrue(md.contains("## CPU time, 2 threads"), md);
+        // vbd's CPU time over stock's: 42 / 21
+        assertTrue(md.lines().anyMatch(l -> l.startsWith("| c |") && l.contains("2.00 [")), md);
+    }
+
+    @Test
+    void theQuietMachineCheckIsInTheHeader() {
+        RunRecord r = record();
+        r.busyBefore = 0.02;
+        r.busyBetween = List.of(0.01, 0.30);
+        assertEquals("; other work's share of the CPUs: 2.0% before the run, between invocations mean 15.5%, max 30.0%",
+                Report.quiet(r));
+        assertTrue(Report.markdown(r).contains("max 30.0%"));
+    }
+
+    @Test
     void jsonHasTheHeadlineShape() throws Exception {
         JsonNode j = new ObjectMapper().readTree(Json.write(Report.json(record())));
         assertTrue(j.get("geomean").isNumber());

@@ -6,6 +6,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +22,16 @@ class RunnerTest {
                 vbd-apps: h2 iteration 2 time_ms 901
                 """;
         assertArrayEquals(new double[] {1200.5, 900.25, 901}, Runner.parseTimes(stderr, 3));
+    }
+
+    @Test
+    void readsEachIterationsCpuTimeWhereEveryLineHasIt() {
+        String both = "vbd-apps: h2 iteration 0 time_ms 10.5 cpu_ms 20.25\nvbd-apps: h2 iteration 1 time_ms 9 cpu_ms 17\n";
+        assertArrayEquals(new double[] {10.5, 9}, Runner.parseTimes(both, 2));
+        assertArrayEquals(new double[] {20.25, 17}, Runner.parseCpu(both, 2));
+        String oneWithout = "vbd-apps: h2 iteration 0 time_ms 10.5 cpu_ms 20.25\nvbd-apps: h2 iteration 1 time_ms 9\n";
+        assertArrayEquals(new double[] {10.5, 9}, Runner.parseTimes(oneWithout, 2));
+        assertNull(Runner.parseCpu(oneWithout, 2));
     }
 
     @Test
