@@ -206,7 +206,16 @@ final class Recorder {
 
     void accessStatic(Class<?> owner, int siteId, boolean write) {
         Site site = sites[siteId];
-        Class<?> holder = owner == null ? null : declaring.computeIfAbsent(siteId, k -> declaringClass(owner, site));
+        Class<?> holder = null;
+        if (owner != null) {
+            // not computeIfAbsent: reflection may load classes, whose loader may be the program's own
+            // code, observed, which would come back here
+            holder = declaring.get(siteId);
+            if (holder == null) {
+                holder = declaringClass(owner, site);
+                declaring.putIfAbsent(siteId, holder);
+            }
+        }
         // a class too old for class constants: its field by name alone, which over-approximates sharing
         access(holder == null ? site.target().substring(0, site.target().lastIndexOf('.')).intern() : holder, siteId, write);
     }
