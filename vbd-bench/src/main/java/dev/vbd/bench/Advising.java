@@ -47,13 +47,8 @@ final class Advising {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         if (!Files.isRegularFile(config)) Files.writeString(config, "# vbd advise wrote no config: see " + log.getFileName() + "\n");
-        return new Advice(training.id(), training.size() == null ? 0 : training.size(), rules(config), seconds, rc,
+        return new Advice(training.id(), training.size() == null ? 0 : training.size(), Bench.countRules(config), seconds, rc,
                 config, log);
-    }
-
-    /** Rules of a relaxed config: its lines that are neither blank nor comments. */
-    static int rules(Path config) throws IOException {
-        return Bench.countRules(config);
     }
 
     /**

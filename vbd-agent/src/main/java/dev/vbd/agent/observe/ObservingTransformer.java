@@ -27,7 +27,7 @@ final class ObservingTransformer implements ClassFileTransformer {
             // COMPUTE_MAXS: the calls put in need operand stack; no frame changes but the handler's own
             ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
             reader.accept(new ObservingClassVisitor(writer, recorder), ClassReader.EXPAND_FRAMES);
-            recorder.observed(className);
+            recorder.observed();
             return writer.toByteArray();
         } catch (Throwable t) {
             recorder.unobserved(className.replace('/', '.'), t);

@@ -119,7 +119,7 @@ final class Recorder {
         return siteCount++;
     }
 
-    synchronized void observed(String className) {
+    synchronized void observed() {
         observedClasses++;
     }
 
