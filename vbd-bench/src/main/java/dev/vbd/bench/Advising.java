@@ -17,6 +17,13 @@ final class Advising {
     /** Longer than any workload's four runs at its training size, observed run included. */
     static final long TIMEOUT_S = 3600;
 
+    /**
+     * Profiled runs per side, their samples summed: one training run's thousand or so samples put a
+     * method costing 1% of the run at the edge of sampling noise, and one slow spell of the machine
+     * can tip the balance between the two sides.
+     */
+    static final int PROFILES = 3;
+
     /** What the advisor did for one workload; {@code config} is relative to the report's folder. */
     record Advice(String workload, int trainingSize, int rules, double seconds, int exitStatus, Path config, Path log) {}
 
@@ -28,7 +35,7 @@ final class Advising {
         Path config = outDir.resolve(training.id() + ".relaxed");
         Path log = outDir.resolve(training.id() + ".log");
         List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "advise", "--budget",
-                String.valueOf(budget), "--out", config.toString(), "--", java));
+                String.valueOf(budget), "--profiles", String.valueOf(PROFILES), "--out", config.toString(), "--", java));
         cmd.addAll(sharedFlags);
         cmd.addAll(training.javaArgs(threads, iterations));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())

@@ -61,19 +61,30 @@ final class AdviseCommand {
         Path jfc = work.resolve("sampling.jfc");
         Files.writeString(jfc, Profile.settings(SAMPLE_PERIOD_MS), StandardCharsets.UTF_8);
 
-        List<String> stockCmd = new ArrayList<>(List.of(java));
-        stockCmd.addAll(recording("stock", jfc));
-        stockCmd.addAll(args);
-        Run stock = run("1/4 profiling under stock Java", stockCmd, "stock");
-        if (stock.status != 0) return failed(stock);
+        // interleaved, so that a slow spell of the machine falls on both sides alike
+        int profiles = o.profiles == null ? 1 : o.profiles;
+        List<Path> stockRecordings = new ArrayList<>();
+        List<Path> vbdRecordings = new ArrayList<>();
+        Run stock = null;
+        for (int i = 1; i <= profiles; i++) {
+            String of = profiles == 1 ? "" : " (" + i + " of " + profiles + ")";
+            List<String> stockCmd = new ArrayList<>(List.of(java));
+            stockCmd.addAll(recording("stock-" + i, jfc));
+            stockCmd.addAll(args);
+            Run s = run("1/4 profiling under stock Java" + of, stockCmd, "stock-" + i);
+            if (s.status != 0) return failed(s);
+            if (stock == null) stock = s;
+            stockRecordings.add(work.resolve("stock-" + i + ".jfr"));
 
-        List<String> vbdArgs = new ArrayList<>(recording("vbd", jfc));
-        vbdArgs.addAll(args);
-        Run vbd = run("2/4 profiling under vbd", Main.launchCommand(o, java, vbdArgs, null), "vbd");
-        if (vbd.status != 0) return failed(vbd);
+            List<String> vbdArgs = new ArrayList<>(recording("vbd-" + i, jfc));
+            vbdArgs.addAll(args);
+            Run vbd = run("2/4 profiling under vbd" + of, Main.launchCommand(o, java, vbdArgs, null), "vbd-" + i);
+            if (vbd.status != 0) return failed(vbd);
+            vbdRecordings.add(work.resolve("vbd-" + i + ".jfr"));
+        }
 
-        Profile stockProfile = Profile.read(work.resolve("stock.jfr"));
-        Profile vbdProfile = Profile.read(work.resolve("vbd.jfr"));
+        Profile stockProfile = Profile.read(stockRecordings);
+        Profile vbdProfile = Profile.read(vbdRecordings);
         List<Cost> costs = Cost.of(stockProfile, vbdProfile);
         List<Cost> candidates = new ArrayList<>();
         for (Cost c : costs) {

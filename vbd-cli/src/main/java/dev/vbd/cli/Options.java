@@ -27,6 +27,8 @@ final class Options {
     boolean all;
     /** {@code advise --budget}: at most this many rules. */
     Integer budget;
+    /** {@code advise --profiles}: profiled runs under each of stock Java and vbd, their samples summed. */
+    Integer profiles;
     /** {@code advise --out}: the relaxed config it writes. */
     Path out;
     final List<String> command = new ArrayList<>();
@@ -49,7 +51,8 @@ final class Options {
             }
             String value = null;
             if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")
-                    || name.equals("--fields") || name.equals("--optimise") || name.equals("--budget") || name.equals("--out")) {
+                    || name.equals("--fields") || name.equals("--optimise") || name.equals("--budget") || name.equals("--out")
+                    || name.equals("--profiles")) {
                 if (a.contains("=")) {
                     value = a.substring(a.indexOf('=') + 1);
                 } else {
@@ -77,14 +80,8 @@ final class Options {
                     if (o.optimise == null) throw new UsageException("--optimise takes " + Optimisations.choices() + ", got '" + value + "'");
                 }
                 case "--out" -> o.out = Path.of(value).toAbsolutePath();
-                case "--budget" -> {
-                    try {
-                        o.budget = Integer.parseInt(value);
-                    } catch (NumberFormatException e) {
-                        o.budget = -1;
-                    }
-                    if (o.budget < 1) throw new UsageException("--budget takes a positive number of rules, got '" + value + "'");
-                }
+                case "--budget" -> o.budget = positive("--budget", "rules", value);
+                case "--profiles" -> o.profiles = positive("--profiles", "runs", value);
                 case "--jdk" -> o.jdk = true;
                 case "--all" -> o.all = true;
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;
@@ -96,6 +93,17 @@ final class Options {
             }
         }
         return o;
+    }
+
+    private static int positive(String option, String what, String value) throws UsageException {
+        int n;
+        try {
+            n = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 1) throw new UsageException(option + " takes a positive number of " + what + ", got '" + value + "'");
+        return n;
     }
 
     private static FieldMode fieldMode(String where, String value) throws UsageException {

@@ -63,6 +63,16 @@ public final class Observer {
         return got;
     }
 
+    /**
+     * {@code System.arraycopy}: a read of the source's elements and a write of the destination's,
+     * the bulk accesses vbd fences as a whole.
+     */
+    public static void arraycopy(Object src, int srcPos, Object dest, int destPos, int length, int readSite, int writeSite) {
+        read(src, readSite);
+        write(dest, writeSite);
+        System.arraycopy(src, srcPos, dest, destPos, length);
+    }
+
     public static void storeInt(int[] a, int i, int v, int site) {
         write(a, site);
         a[i] = v;

@@ -197,6 +197,19 @@ public final class ObservingClassVisitor extends ClassVisitor {
                 }
                 return;
             }
+            if (entered && bulk(opcode, callee, name) && (candidate >= 0 || recorder.watchesAnyArray())) {
+                if (opcode == INVOKESTATIC) {
+                    site("array elements (System.arraycopy's source)", false, null);
+                    site("array elements (System.arraycopy's destination)", true, null);
+                    observer("arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;IIII)V");
+                    return;
+                }
+                mv.visitInsn(DUP);
+                site("array elements (clone)", false, null);
+                observer("read", "(Ljava/lang/Object;I)V");
+                super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
+                return;
+            }
             if (!entered || !callee.startsWith("java/util/concurrent/locks/") || opcode == INVOKESTATIC) {
                 super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
                 return;
@@ -253,6 +266,12 @@ public final class ObservingClassVisitor extends ClassVisitor {
         private void observer(String name, String descriptor) {
             mv.visitMethodInsn(INVOKESTATIC, OBSERVER, name, descriptor, false);
         }
+    }
+
+    /** {@code System.arraycopy} or an array's {@code clone()}: native bulk accesses to array elements. */
+    public static boolean bulk(int opcode, String callee, String name) {
+        return opcode == Opcodes.INVOKESTATIC ? callee.equals("java/lang/System") && name.equals("arraycopy")
+                : callee.startsWith("[") && name.equals("clone");
     }
 
     private static String arrayName(int opcode) {

@@ -96,6 +96,15 @@ final class Recorder {
         return type == 'L' || type == '[' || fieldsReached.contains(nameAndDescriptor);
     }
 
+    /** Whether accesses to elements of some kind of array are watched: a bulk copy's kind is known only as it runs. */
+    boolean watchesAnyArray() {
+        if (fieldsReached == null) return true;
+        for (boolean reached : arraysReached) {
+            if (reached) return true;
+        }
+        return false;
+    }
+
     /** Whether accesses to elements of arrays of this kind (0 to 7, in the order of the JVM's array opcodes) are watched. */
     boolean watchesArray(int kind) {
         return fieldsReached == null || arraysReached[kind];

@@ -128,6 +128,10 @@ class ObserverTest {
             System.arraycopy(from, 0, SHARED, 0, from.length);
         }
 
+        public static void fillIn(int value) {
+            java.util.Arrays.fill(SHARED, value);
+        }
+
         public int read() {
             return SHARED[0];
         }
@@ -353,16 +357,29 @@ class ObserverTest {
 
     /**
      * The observer sees the program's own accesses only: a thread that writes the program's array
-     * through JDK code ({@code System.arraycopy}) races with a candidate's read unseen.
+     * through JDK code ({@code Arrays.fill}) races with a candidate's read unseen.
      */
     @Test
     void aRaceThroughJdkCodeIsNotSeen() throws Exception {
         String read = PREFIX + "Copier#read()I";
         var seen = observe(List.of(read),
                 l -> call(make(l, "Copier"), "read"),
-                l -> l.loadClass(PREFIX + "Copier").getMethod("copyIn", int[].class).invoke(null, (Object) new int[] {1, 2}),
+                l -> l.loadClass(PREFIX + "Copier").getMethod("fillIn", int.class).invoke(null, 7),
                 l -> call(make(l, "Copier"), "read"));
         assertNull(seen.get(read).get("race"), "the JDK's write is unseen: " + seen);
+    }
+
+    /** {@code System.arraycopy}, native, is the program's own access: its write races with the read. */
+    @Test
+    void aRaceThroughArraycopyIsSeen() throws Exception {
+        String read = PREFIX + "Copier#read()I";
+        var seen = observe(List.of(read),
+                l -> call(make(l, "Copier"), "read"),
+                l -> l.loadClass(PREFIX + "Copier").getMethod("copyIn", int[].class).invoke(null, (Object) new int[] {1, 2}),
+                l -> call(make(l, "Copier"), "read"));
+        String race = (String) seen.get(read).get("race");
+        assertNotNull(race, seen.toString());
+        assertTrue(race.contains("System.arraycopy's destination") && race.contains("copyIn"), race);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.HashSet;
+import java.util.List;
 
 /**
  * Where a run spent its time, by method: JFR's execution samples, each counted for the method that
@@ -46,8 +47,14 @@ public final class Profile {
                 """.formatted(periodMs);
     }
 
-    public static Profile read(Path recording) throws IOException {
+    /** The samples of several recordings of the same work, summed. */
+    public static Profile read(List<Path> recordings) throws IOException {
         Profile p = new Profile();
+        for (Path r : recordings) p.add(r);
+        return p;
+    }
+
+    private void add(Path recording) throws IOException {
         try (RecordingFile file = new RecordingFile(recording)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
@@ -60,14 +67,13 @@ public final class Profile {
                     RecordedClass type = m.getType();
                     if (isVbdRuntime(type.getName())) continue;
                     String key = type.getName() + "#" + m.getName() + m.getDescriptor();
-                    p.samples.merge(key, 1L, Long::sum);
-                    if (isProgram(type)) p.program.add(key);
+                    samples.merge(key, 1L, Long::sum);
+                    if (isProgram(type)) program.add(key);
                     break;
                 }
-                p.total++;
+                total++;
             }
         }
-        return p;
     }
 
     /** Whether a sample caught vbd rewriting a class as it loads: start-up, which SC's cost does not include. */

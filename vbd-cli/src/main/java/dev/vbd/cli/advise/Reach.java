@@ -1,5 +1,6 @@
 package dev.vbd.cli.advise;
 
+import dev.vbd.agent.observe.ObservingClassVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
@@ -51,6 +52,14 @@ public final class Reach {
                         @Override
                         public void visitFieldInsn(int opcode, String fieldOwner, String fieldName, String fieldDesc) {
                             lines.add("field " + fieldName + ":" + fieldDesc);
+                        }
+
+                        @Override
+                        public void visitMethodInsn(int opcode, String callee, String n, String d, boolean itf) {
+                            // a bulk copy's arrays can be of any kind
+                            if (ObservingClassVisitor.bulk(opcode, callee, n)) {
+                                for (int kind = 0; kind < 8; kind++) lines.add("array " + kind);
+                            }
                         }
 
                         @Override
