@@ -23,7 +23,18 @@ final class Precision {
      * headline thread count, and its widest headline ratio's half-width relative to the ratio
      * (infinite where an interval is unbounded or missing).
      */
-    record Status(String workload, int invocations, double halfWidth, boolean reached) {}
+    record Status(String workload, int invocations, double halfWidth, boolean reached) {
+        /**
+         * About how many invocations per configuration the target would take at the spread seen so
+         * far (a half-width shrinks as one over the square root of their number; Student's t
+         * shrinks too, so this errs high), or 0 where it is reached or the interval is unbounded.
+         */
+        int needed(double target) {
+            if (reached || !Double.isFinite(halfWidth) || invocations < 2) return 0;
+            double ratio = halfWidth / target;
+            return (int) Math.ceil(invocations * ratio * ratio - 1e-9);
+        }
+    }
 
     /**
      * The larger distance from the ratio to a bound of its interval, as a fraction of the ratio: a

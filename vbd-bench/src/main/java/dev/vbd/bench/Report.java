@@ -196,7 +196,8 @@ final class Report {
         List<Object> ws = new ArrayList<>();
         for (Precision.Status s : r.precision) {
             ws.add(map("workload", s.workload(), "invocations", s.invocations(),
-                    "half_width", Double.isFinite(s.halfWidth()) ? s.halfWidth() : null, "reached", s.reached()));
+                    "half_width", Double.isFinite(s.halfWidth()) ? s.halfWidth() : null, "reached", s.reached(),
+                    "invocations_needed", s.needed(r.options.precision)));
         }
         return map("target", r.options.precision, "max_invocations", r.options.maxInvocations, "workloads", ws);
     }
@@ -341,8 +342,10 @@ final class Report {
             StringBuilder per = new StringBuilder();
             for (Precision.Status s : r.precision) {
                 if (per.length() > 0) per.append(", ");
-                per.append(String.format(Locale.ROOT, "%s %d (%s)", s.workload(), s.invocations(),
-                        Double.isFinite(s.halfWidth()) ? "+-" + percent(s.halfWidth()) : "unbounded"));
+                int needed = s.needed(o.precision);
+                per.append(String.format(Locale.ROOT, "%s %d (%s%s)", s.workload(), s.invocations(),
+                        Double.isFinite(s.halfWidth()) ? "+-" + percent(s.halfWidth()) : "unbounded",
+                        needed > 0 ? "; about " + needed + " needed at this spread" : ""));
             }
             h.append(String.format(Locale.ROOT, "- Precision: invocations added round by round until each headline "
                             + "interval is within +-%s of its ratio, at most %d per configuration; reached by %d of %d "

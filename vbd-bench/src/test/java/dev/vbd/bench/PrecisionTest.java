@@ -55,6 +55,11 @@ class PrecisionTest {
         assertEquals(3, st.get(1).invocations());
         assertEquals(List.of("b"), Precision.needMore(st, 10));
         assertEquals(List.of(), Precision.needMore(st, 3), "b is at the cap");
+        // the width falls as one over the root of the invocations: four times as wide, sixteen times as many
+        Precision.Status wide = new Precision.Status("b", 3, 0.20, false);
+        assertEquals(48, wide.needed(0.05));
+        assertEquals(0, st.get(0).needed(0.05), "a is there already");
+        assertEquals(0, new Precision.Status("b", 3, Double.POSITIVE_INFINITY, false).needed(0.05));
         // a looser target lets b stop too
         assertTrue(Precision.status(an, List.of(B), List.of(Config.VBD), 2, 2.0).get(0).reached());
     }
