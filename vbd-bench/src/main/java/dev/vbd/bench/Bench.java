@@ -285,7 +285,8 @@ public final class Bench {
         for (WorkloadSpec w : r.workloads) {
             WorkloadSpec training = catalog.spec(w.id(), BenchOptions.Mode.QUICK, Map.of());
             new Progress(err, List.of()).note("advising " + w.id() + " on its training size (" + training.size()
-                    + ", " + ADVISE_ITERATIONS + " iterations): bin/vbd advise --budget " + budget);
+                    + ", " + ADVISE_ITERATIONS + " iterations): bin/vbd advise --budget " + budget
+                    + " --profiles " + Advising.PROFILES);
             Advising.Advice a = Advising.advise(repo, options.java, r.sharedFlags, training, options.headlineThreads(),
                     ADVISE_ITERATIONS, budget, dir);
             r.advice.add(a);
