@@ -146,6 +146,16 @@ class CliTest {
     }
 
     @Test
+    void adviseNamesABadCountOfRulesOrRuns() throws Exception {
+        Result runs = vbd("advise", "--profiles", "0", "--", "java", "-cp", ".", "Main");
+        assertEquals(2, runs.status());
+        assertTrue(runs.err().contains("--profiles takes a positive number of runs, got '0'"), runs.err());
+        Result rules = vbd("advise", "--budget=many", "--", "java", "-cp", ".", "Main");
+        assertEquals(2, rules.status());
+        assertTrue(rules.err().contains("--budget takes a positive number of rules, got 'many'"), rules.err());
+    }
+
+    @Test
     void versionNamesTheBuildAndTheCacheCommandsCheckTheirInput() throws Exception {
         Result v = vbd("--version");
         assertEquals(0, v.status(), v.err());
