@@ -1,5 +1,6 @@
 package dev.vbd.agent.observe;
 
+import dev.vbd.core.rewrite.BulkOperations;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
@@ -197,7 +198,7 @@ public final class ObservingClassVisitor extends ClassVisitor {
                 }
                 return;
             }
-            if (entered && bulk(opcode, callee, name) && (candidate >= 0 || recorder.watchesAnyArray())) {
+            if (entered && bulk(opcode, callee, name, descriptor) && (candidate >= 0 || recorder.watchesAnyArray())) {
                 if (opcode == INVOKESTATIC) {
                     site("array elements (System.arraycopy's source)", false, null);
                     site("array elements (System.arraycopy's destination)", true, null);
@@ -268,10 +269,13 @@ public final class ObservingClassVisitor extends ClassVisitor {
         }
     }
 
-    /** {@code System.arraycopy} or an array's {@code clone()}: native bulk accesses to array elements. */
-    public static boolean bulk(int opcode, String callee, String name) {
-        return opcode == Opcodes.INVOKESTATIC ? callee.equals("java/lang/System") && name.equals("arraycopy")
-                : callee.startsWith("[") && name.equals("clone");
+    /**
+     * Among the call sites vbd fences as bulk operations, the native ones on array elements:
+     * {@code System.arraycopy} and an array's {@code clone()}.
+     */
+    public static boolean bulk(int opcode, String callee, String name, String descriptor) {
+        if (!BulkOperations.isBulk(callee, name, descriptor)) return false;
+        return opcode == Opcodes.INVOKESTATIC ? callee.equals("java/lang/System") : callee.startsWith("[");
     }
 
     private static String arrayName(int opcode) {

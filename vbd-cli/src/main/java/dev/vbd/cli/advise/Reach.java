@@ -57,7 +57,7 @@ public final class Reach {
                         @Override
                         public void visitMethodInsn(int opcode, String callee, String n, String d, boolean itf) {
                             // a bulk copy's arrays can be of any kind
-                            if (ObservingClassVisitor.bulk(opcode, callee, n)) {
+                            if (ObservingClassVisitor.bulk(opcode, callee, n, d)) {
                                 for (int kind = 0; kind < 8; kind++) lines.add("array " + kind);
                             }
                         }
