@@ -56,7 +56,8 @@ final class Options {
                 if (a.contains("=")) {
                     value = a.substring(a.indexOf('=') + 1);
                 } else {
-                    if (i + 1 >= args.size()) throw new UsageException(name + " needs a value");
+                    // '--' starts the java command line: it is never an option's value
+                    if (i + 1 >= args.size() || args.get(i + 1).equals("--")) throw new UsageException(name + " needs a value");
                     value = args.get(++i);
                 }
                 if (value.isEmpty()) throw new UsageException(name + " needs a non-empty value");

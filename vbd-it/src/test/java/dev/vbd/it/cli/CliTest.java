@@ -153,6 +153,9 @@ class CliTest {
         Result rules = vbd("advise", "--budget=many", "--", "java", "-cp", ".", "Main");
         assertEquals(2, rules.status());
         assertTrue(rules.err().contains("--budget takes a positive number of rules, got 'many'"), rules.err());
+        Result none = vbd("advise", "--profiles", "--", "java", "-cp", ".", "Main");
+        assertEquals(2, none.status());
+        assertTrue(none.err().contains("--profiles needs a value"), none.err());
     }
 
     @Test
