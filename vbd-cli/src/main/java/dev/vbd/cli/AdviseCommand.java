@@ -88,11 +88,11 @@ final class AdviseCommand {
         List<Cost> costs = Cost.of(stockProfile, vbdProfile);
         List<Cost> candidates = new ArrayList<>();
         for (Cost c : costs) {
-            if (c.program() && candidates.size() < Math.max(30, budget * CANDIDATES_PER_RULE)) candidates.add(c);
+            if (c.observable() && candidates.size() < Math.max(30, budget * CANDIDATES_PER_RULE)) candidates.add(c);
         }
         List<String> names = candidates.stream().map(Cost::method).toList();
         Files.write(work.resolve(ObserveAgent.CANDIDATES), names, StandardCharsets.UTF_8);
-        Files.write(work.resolve(ObserveAgent.REACH), Reach.of(args, names), StandardCharsets.UTF_8);
+        Files.write(work.resolve(ObserveAgent.REACH), Reach.of(args, names, Jdk.resolve(java).home()), StandardCharsets.UTF_8);
         Map<?, ?> seen;
         if (candidates.isEmpty()) {
             if (!o.quiet) System.err.println("vbd: advise: 3/4 no method of the program costs more under vbd beyond sampling noise: nothing to observe");

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The agent's observing mode, on a stock JDK: no rewriting for SC, only the observer's calls in
- * the program's classes. It reads the candidate methods from {@code DIR/candidates.txt} (one
+ * the program's classes and in the JDK classes that hold a candidate. It reads the candidate methods from {@code DIR/candidates.txt} (one
  * {@code owner#name(descriptor)} a line) and what they can reach from {@code DIR/reach.txt}, and
  * writes what it saw to {@code DIR/observed.json} at exit.
  */
@@ -31,7 +31,9 @@ public final class ObserveAgent {
         Path reach = dir.resolve(REACH);
         if (Files.isRegularFile(reach)) recorder.reach(Files.readAllLines(reach, StandardCharsets.UTF_8));
         Observer.start(recorder);
-        inst.addTransformer(new ObservingTransformer(recorder), false);
+        JdkClasses jdk = new JdkClasses(candidates);
+        inst.addTransformer(new ObservingTransformer(recorder, jdk), true);
+        if (!jdk.isEmpty()) jdk.instrument(inst, recorder);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 recorder.write(dir.resolve(OBSERVED));

@@ -7,21 +7,27 @@ import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 
 /**
- * Observes the program's own classes: not the JDK's (the boot and platform loaders' classes, and
- * the JDK modules the application loader defines), not vbd's. A class that cannot be observed runs
- * as it is and is reported.
+ * Observes the program's own classes, and of the JDK's (the boot and platform loaders' classes, and
+ * the JDK modules the application loader defines) those that hold a candidate ({@link JdkClasses});
+ * never vbd's. A class that cannot be observed runs as it is and is reported. What the JDK code this
+ * runs (ASM's, the recorder's) does on the way is the observer's own, not recorded.
  */
 final class ObservingTransformer implements ClassFileTransformer {
     private final Recorder recorder;
+    private final JdkClasses jdk;
 
-    ObservingTransformer(Recorder recorder) {
+    ObservingTransformer(Recorder recorder, JdkClasses jdk) {
         this.recorder = recorder;
+        this.jdk = jdk;
     }
 
     @Override
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
                             ProtectionDomain domain, byte[] bytes) {
-        if (redefined != null || bytes == null || className == null || !isProgram(module, loader, className)) return null;
+        if (bytes == null || className == null) return null;
+        // a program class's retransformation is someone else's (a debugger's): the observer's calls are in it already
+        if (!(redefined == null && isProgram(module, loader, className)) && !jdk.watches(module, loader, className)) return null;
+        boolean wasBusy = recorder.hold();
         try {
             ClassReader reader = new ClassReader(bytes);
             // COMPUTE_MAXS: the calls put in need operand stack; no frame changes but the handler's own
@@ -32,6 +38,8 @@ final class ObservingTransformer implements ClassFileTransformer {
         } catch (Throwable t) {
             recorder.unobserved(className.replace('/', '.'), t);
             return null;
+        } finally {
+            recorder.release(wasBusy);
         }
     }
 

@@ -26,6 +26,7 @@ final class Recorder {
     private final List<String> candidateNames;
     private final Map<String, Integer> candidateIndex = new HashMap<>();
     private final List<ThreadState> allThreads = new ArrayList<>();
+    private final Object threadsLock = new Object();
     private final Evidence[] evidence;
     private volatile Site[] sites = new Site[1024];
     private int siteCount;
@@ -33,7 +34,14 @@ final class Recorder {
     /** Per static field site: the class that declares the field, found on first use. */
     private final Map<Integer, Class<?>> declaring = new ConcurrentHashMap<>();
     private final Stripe[] stripes = new Stripe[STRIPES];
-    private final ThreadLocal<ThreadState> threads = new ThreadLocal<>();
+    /**
+     * Each thread's state by the thread's identity: not a {@code ThreadLocal}, whose code the observer
+     * may be watching (a JDK candidate's class), which would call back here while it looks itself up.
+     * Copied on each new thread, so that a lookup takes no lock.
+     */
+    private volatile ThreadState[] threads = new ThreadState[64];
+    /** Set when the report is being written: from then on nothing is recorded. */
+    private volatile boolean stopped;
     private final List<String> unobserved = new ArrayList<>();
     private int observedClasses;
 
@@ -136,27 +144,87 @@ final class Recorder {
         unobserved.add(className + ": " + why);
     }
 
-    ThreadState thread() {
-        ThreadState t = threads.get();
-        if (t == null) {
-            synchronized (allThreads) {
-                t = new ThreadState(Thread.currentThread(), allThreads.size(), candidateNames.size());
-                allThreads.add(t);
-            }
-            threads.set(t);
-            ThreadState self = t;
-            Location l = syncLocation(t.thread, THREAD, self);
-            synchronized (stripe(l)) {
-                l.state = self;
-                self.acquire(l.released);
-            }
+    /**
+     * The calling thread's state, marked busy, or null when nothing is to be recorded: the observer
+     * itself is running on this thread (its own use of JDK code the observer watches, or vbd
+     * rewriting a class), or the report is being written. The caller clears {@link ThreadState#busy}.
+     */
+    private ThreadState enter() {
+        if (stopped) return null;
+        ThreadState t = lookUp(Thread.currentThread());
+        if (t == null) return register(Thread.currentThread());
+        if (t.busy) return null;
+        t.busy = true;
+        return t;
+    }
+
+    /** Marks the calling thread busy while the observer does its own work on it (instrumenting a class); true if it was already. */
+    boolean hold() {
+        ThreadState t = lookUp(Thread.currentThread());
+        if (t == null) t = register(Thread.currentThread());
+        else if (t.busy) return true;
+        t.busy = true;
+        return false;
+    }
+
+    void release(boolean wasBusy) {
+        if (!wasBusy) lookUp(Thread.currentThread()).busy = false;
+    }
+
+    /** Only native code and this class's own runs before the thread is marked busy. */
+    private ThreadState lookUp(Thread thread) {
+        ThreadState[] table = threads;
+        int mask = table.length - 1;
+        for (int i = System.identityHashCode(thread) & mask; ; i = (i + 1) & mask) {
+            ThreadState t = table[i];
+            if (t == null || t.thread == thread) return t;
+        }
+    }
+
+    /** A thread's first visit: its state, busy, in the table before anything the observer may watch runs. */
+    private ThreadState register(Thread thread) {
+        ThreadState t;
+        synchronized (this.threadsLock) {
+            ThreadState[] old = threads;
+            int count = 0;
+            for (ThreadState s : old) if (s != null) count++;
+            ThreadState[] table = new ThreadState[count * 2 + 2 > old.length ? old.length * 2 : old.length];
+            for (ThreadState s : old) if (s != null) put(table, s);
+            t = new ThreadState(thread, count, candidateNames.size());
+            t.busy = true;
+            put(table, t);
+            threads = table;
+        }
+        synchronized (allThreads) {
+            allThreads.add(t);
+        }
+        Location l = syncLocation(t.thread, THREAD, t);
+        synchronized (stripe(l)) {
+            l.state = t;
+            t.acquire(l.released);
         }
         return t;
     }
 
+    private static void put(ThreadState[] table, ThreadState t) {
+        int mask = table.length - 1;
+        int i = System.identityHashCode(t.thread) & mask;
+        while (table[i] != null) i = (i + 1) & mask;
+        table[i] = t;
+    }
+
     void access(Object o, int siteId, boolean write) {
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            record(t, o, siteId, write);
+        } finally {
+            t.busy = false;
+        }
+    }
+
+    private void record(ThreadState t, Object o, int siteId, boolean write) {
         Site site = sites[siteId];
-        ThreadState t = thread();
         int c = site.candidate();
         if (c >= 0) t.accesses[c]++;
         int h = hash(o, site.fieldKey());
@@ -214,6 +282,16 @@ final class Recorder {
     }
 
     void accessStatic(Class<?> owner, int siteId, boolean write) {
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            recordStatic(t, owner, siteId, write);
+        } finally {
+            t.busy = false;
+        }
+    }
+
+    private void recordStatic(ThreadState t, Class<?> owner, int siteId, boolean write) {
         Site site = sites[siteId];
         Class<?> holder = null;
         if (owner != null) {
@@ -226,7 +304,7 @@ final class Recorder {
             }
         }
         // a class too old for class constants: its field by name alone, which over-approximates sharing
-        access(holder == null ? site.target().substring(0, site.target().lastIndexOf('.')).intern() : holder, siteId, write);
+        record(t, holder == null ? site.target().substring(0, site.target().lastIndexOf('.')).intern() : holder, siteId, write);
     }
 
     /** The class that declares the static field a site names through {@code owner}, which may inherit it. */
@@ -246,38 +324,53 @@ final class Recorder {
     }
 
     void acquired(Object lock) {
-        ThreadState t = thread();
-        Location l = syncLocation(lock, LOCK, t);
-        synchronized (stripe(l)) {
-            t.acquire(l.released);
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            Location l = syncLocation(lock, LOCK, t);
+            synchronized (stripe(l)) {
+                t.acquire(l.released);
+            }
+        } finally {
+            t.busy = false;
         }
     }
 
     void releasing(Object lock) {
-        ThreadState t = thread();
-        Location l = syncLocation(lock, LOCK, t);
-        synchronized (stripe(l)) {
-            l.released = t.release();
-        }
+        release(lock, LOCK);
     }
 
     /** Before {@code thread.start()}: what this thread did so far happens before all the new one does. */
     void starting(Thread thread) {
-        ThreadState t = thread();
-        Location l = syncLocation(thread, THREAD, t);
-        synchronized (stripe(l)) {
-            l.released = t.release();
+        release(thread, THREAD);
+    }
+
+    private void release(Object o, int kind) {
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            Location l = syncLocation(o, kind, t);
+            synchronized (stripe(l)) {
+                l.released = t.release();
+            }
+        } finally {
+            t.busy = false;
         }
     }
 
     /** After {@code thread.join()} returned: all the thread did happens before what this one does next. */
     void joined(Thread thread) {
-        if (thread.isAlive()) return;
-        ThreadState t = thread();
-        Location l = syncLocation(thread, THREAD, t);
-        synchronized (stripe(l)) {
-            ThreadState done = l.state;
-            if (done != null && done != t) t.acquire(new ThreadState.Moment(done.tid, done.now, done.known));
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            if (thread.isAlive()) return;
+            Location l = syncLocation(thread, THREAD, t);
+            synchronized (stripe(l)) {
+                ThreadState done = l.state;
+                if (done != null && done != t) t.acquire(new ThreadState.Moment(done.tid, done.now, done.known));
+            }
+        } finally {
+            t.busy = false;
         }
     }
 
@@ -312,6 +405,7 @@ final class Recorder {
 
     /** The run's findings, as JSON: one entry per candidate, in the order given. */
     void write(Path file) throws IOException {
+        stopped = true;
         for (Stripe s : stripes) {
             synchronized (s) {
                 purge(s);

@@ -12,6 +12,8 @@ final class ThreadState {
     int[] known = new int[0];
     /** Accesses per candidate method, counted here to keep threads off a shared counter. */
     final long[] accesses;
+    /** Set while the observer runs on this thread: what it does then is its own, not the program's. */
+    boolean busy;
     /** The locations this thread touched last, by identity hash and field: most accesses repeat one. */
     final Location[] recent = new Location[RECENT];
     final Object[] recentObjects = new Object[RECENT];

@@ -36,8 +36,8 @@ public final class Advice {
         for (Cost c : costs) {
             Map<?, ?> e = evidence.get(c.method());
             String why;
-            if (!c.program()) {
-                why = "JDK code: the observer does not see the JDK's accesses, so nothing shows it cannot race";
+            if (!c.observable()) {
+                why = "JDK code the JVM or the observer runs on itself: not watched, so nothing shows it cannot race";
             } else if (e == null) {
                 why = "not observed: past the candidates the observer was given";
             } else if (e.get("race") != null) {
@@ -78,7 +78,8 @@ public final class Advice {
         sb.append("# Safe: in an observed run of the program, every field and array element each rule's method touched\n");
         sb.append("# stayed with one thread, or each access to it by another thread was ordered after the last write,\n");
         sb.append("# and each write after every access, by a lock, an SC access or a thread's start or join. One run\n");
-        sb.append("# shows what that run did: a path it did not take, and the JDK's own accesses, are not checked.\n");
+        sb.append("# shows what that run did: a path it did not take, and the accesses of JDK classes other than the\n");
+        sb.append("# rules' own, are not checked. A rule in a JDK class gives this config a prepared JDK of its own.\n");
         if (!unobservedClasses.isEmpty()) {
             sb.append("# Classes the observer could not instrument (their accesses unseen): ").append(unobservedClasses.size()).append('\n');
         }

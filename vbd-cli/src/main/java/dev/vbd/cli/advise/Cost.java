@@ -1,5 +1,6 @@
 package dev.vbd.cli.advise;
 
+import dev.vbd.agent.observe.JdkClasses;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -18,6 +19,11 @@ public record Cost(String method, long stock, long vbd, boolean program) {
 
     public boolean significant() {
         return excess() > 2 * Math.sqrt(vbd + stock) && excess() >= 3;
+    }
+
+    /** Whether the observer can check it: a method of the program's, or of a JDK class it can watch. */
+    public boolean observable() {
+        return program || JdkClasses.watchable(method.substring(0, method.indexOf('#')));
     }
 
     /** The share of the run under vbd that relaxing this method could give back. */

@@ -9,17 +9,22 @@ import org.objectweb.asm.Opcodes;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 
 /**
- * What the candidate methods can touch, read from their class files on the program's class path:
+ * What the candidate methods can touch, read from their class files on the program's class path
+ * (a JDK class's from the run-time image of the JDK that runs the program):
  * the fields they access (by name and type) and the kinds of arrays whose elements they access.
  * The observer then watches only accesses that could be to those, and to fields holding references,
  * everywhere in the program: an access to anything else can neither race with a candidate's nor,
@@ -33,45 +38,69 @@ public final class Reach {
     private Reach() {}
 
     /** The lines of the observer's reach file, or {@link #EVERYTHING}. */
-    public static List<String> of(List<String> javaArgs, List<String> candidates) throws IOException {
+    public static List<String> of(List<String> javaArgs, List<String> candidates, Path javaHome) throws IOException {
         List<Path> path = classPath(javaArgs);
         Set<String> lines = new TreeSet<>();
-        for (String candidate : candidates) {
-            int hash = candidate.indexOf('#');
-            int paren = candidate.indexOf('(', hash);
-            String owner = candidate.substring(0, hash).replace('.', '/');
-            byte[] bytes = find(path, owner + ".class");
-            if (bytes == null) return List.of(EVERYTHING);
-            String name = candidate.substring(hash + 1, paren);
-            String desc = candidate.substring(paren);
-            new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
-                @Override
-                public MethodVisitor visitMethod(int access, String n, String d, String signature, String[] exceptions) {
-                    if (!n.equals(name) || !d.equals(desc)) return null;
-                    return new MethodVisitor(Opcodes.ASM9) {
-                        @Override
-                        public void visitFieldInsn(int opcode, String fieldOwner, String fieldName, String fieldDesc) {
-                            lines.add("field " + fieldName + ":" + fieldDesc);
-                        }
-
-                        @Override
-                        public void visitMethodInsn(int opcode, String callee, String n, String d, boolean itf) {
-                            // a bulk copy's arrays can be of any kind
-                            if (ObservingClassVisitor.bulk(opcode, callee, n, d)) {
-                                for (int kind = 0; kind < 8; kind++) lines.add("array " + kind);
-                            }
-                        }
-
-                        @Override
-                        public void visitInsn(int opcode) {
-                            if (opcode >= Opcodes.IALOAD && opcode <= Opcodes.SALOAD) lines.add("array " + (opcode - Opcodes.IALOAD));
-                            if (opcode >= Opcodes.IASTORE && opcode <= Opcodes.SASTORE) lines.add("array " + (opcode - Opcodes.IASTORE));
-                        }
-                    };
+        FileSystem jdk = null;
+        try {
+            for (String candidate : candidates) {
+                int hash = candidate.indexOf('#');
+                String owner = candidate.substring(0, hash).replace('.', '/');
+                byte[] bytes = find(path, owner + ".class");
+                if (bytes == null) {
+                    if (jdk == null) jdk = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", javaHome.toString()));
+                    bytes = findInJdk(jdk, owner + ".class");
                 }
-            }, ClassReader.SKIP_FRAMES);
+                if (bytes == null) return List.of(EVERYTHING);
+                reach(bytes, candidate, lines);
+            }
+        } finally {
+            if (jdk != null) jdk.close();
         }
         return new ArrayList<>(lines);
+    }
+
+    private static void reach(byte[] bytes, String candidate, Set<String> lines) {
+        int hash = candidate.indexOf('#');
+        int paren = candidate.indexOf('(', hash);
+        String name = candidate.substring(hash + 1, paren);
+        String desc = candidate.substring(paren);
+        new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String n, String d, String signature, String[] exceptions) {
+                if (!n.equals(name) || !d.equals(desc)) return null;
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitFieldInsn(int opcode, String fieldOwner, String fieldName, String fieldDesc) {
+                        lines.add("field " + fieldName + ":" + fieldDesc);
+                    }
+
+                    @Override
+                    public void visitMethodInsn(int opcode, String callee, String n, String d, boolean itf) {
+                        // a bulk copy's arrays can be of any kind
+                        if (ObservingClassVisitor.bulk(opcode, callee, n, d)) {
+                            for (int kind = 0; kind < 8; kind++) lines.add("array " + kind);
+                        }
+                    }
+
+                    @Override
+                    public void visitInsn(int opcode) {
+                        if (opcode >= Opcodes.IALOAD && opcode <= Opcodes.SALOAD) lines.add("array " + (opcode - Opcodes.IALOAD));
+                        if (opcode >= Opcodes.IASTORE && opcode <= Opcodes.SASTORE) lines.add("array " + (opcode - Opcodes.IASTORE));
+                    }
+                };
+            }
+        }, ClassReader.SKIP_FRAMES);
+    }
+
+    private static byte[] findInJdk(FileSystem jdk, String entry) throws IOException {
+        try (var modules = Files.list(jdk.getPath("/modules"))) {
+            for (Path m : (Iterable<Path>) modules::iterator) {
+                Path f = m.resolve(entry);
+                if (Files.isRegularFile(f)) return Files.readAllBytes(f);
+            }
+        }
+        return null;
     }
 
     /** The class path of a java command line: {@code -cp} and its spellings, or {@code -jar}'s jar. */
