@@ -79,7 +79,10 @@ public final class Advice {
         sb.append("# stayed with one thread, or each access to it by another thread was ordered after the last write,\n");
         sb.append("# and each write after every access, by a lock, an SC access or a thread's start or join. One run\n");
         sb.append("# shows what that run did: a path it did not take, and the accesses of JDK classes other than the\n");
-        sb.append("# rules' own, are not checked. A rule in a JDK class gives this config a prepared JDK of its own.\n");
+        sb.append("# rules' own, are not checked.\n");
+        if (rules.stream().anyMatch(r -> !r.cost().program())) {
+            sb.append("# Rules in JDK classes give this config a prepared JDK of its own (the first run prepares it).\n");
+        }
         if (!unobservedClasses.isEmpty()) {
             sb.append("# Classes the observer could not instrument (their accesses unseen): ").append(unobservedClasses.size()).append('\n');
         }
