@@ -34,6 +34,7 @@ class AdviceTest {
                 new Cost("a.Racy#hot()V", 10, 400, true),
                 new Cost("a.Safe#first()V", 10, 300, true),
                 new Cost("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 0, 250, false),
+                new Cost("java.lang.Thread#run()V", 0, 240, false),
                 new Cost("a.Safe#second()V", 0, 200, true),
                 new Cost("a.Idle#noAccess()V", 0, 150, true),
                 new Cost("a.Safe#third()V", 0, 100, true),
@@ -41,6 +42,8 @@ class AdviceTest {
         Map<String, Map<?, ?>> seen = new HashMap<>();
         seen.put("a.Racy#hot()V", evidence("a.Racy#hot()V", 9, 0, 0, "a.Racy.n: write ... no order"));
         seen.put("a.Safe#first()V", evidence("a.Safe#first()V", 100, 3, 1, null));
+        seen.put("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;",
+                evidence("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 40, 0, 0, "java.util.HashMap.table: ... no order"));
         seen.put("a.Safe#second()V", evidence("a.Safe#second()V", 100, 1, 0, null));
         seen.put("a.Idle#noAccess()V", evidence("a.Idle#noAccess()V", 0, 0, 0, null));
         seen.put("a.Safe#third()V", evidence("a.Safe#third()V", 5, 1, 0, null));
@@ -50,12 +53,40 @@ class AdviceTest {
         Map<String, String> why = new HashMap<>();
         a.leftOut.forEach(l -> why.put(l.cost().method(), l.why()));
         assertTrue(why.get("a.Racy#hot()V").startsWith("may race: a.Racy.n"), why.toString());
-        assertTrue(why.get("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;").startsWith("JDK code"), why.toString());
+        // a JDK method is observed like the program's, but for the classes the JVM and the observer run on
+        assertTrue(why.get("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;").startsWith("may race: java.util.HashMap.table"),
+                why.toString());
+        assertTrue(why.get("java.lang.Thread#run()V").startsWith("JDK code the JVM or the observer runs on"), why.toString());
         assertTrue(why.get("a.Idle#noAccess()V").startsWith("not observed: no heap access"), why.toString());
         assertTrue(why.get("a.Safe#third()V").startsWith("past the budget of 2"), why.toString());
         assertTrue(why.get("a.Late#unobserved()V").startsWith("not observed: past the candidates"), why.toString());
         // (290 + 200) of 2000 samples under vbd
         assertEquals(0.245, a.expectedGain(), 1e-9);
+    }
+
+    @Test
+    void aConfigWithAJdkRuleSaysItGetsAPreparedJdkOfItsOwn() {
+        String jdkMethod = "java.util.ArrayList#grow(I)[Ljava/lang/Object;";
+        Map<String, Map<?, ?>> seen = Map.of(
+                "a.Safe#first()V", evidence("a.Safe#first()V", 100, 3, 1, null),
+                jdkMethod, evidence(jdkMethod, 10, 2, 0, null));
+        List<Cost> program = List.of(new Cost("a.Safe#first()V", 10, 300, true));
+        String withoutJdk = Advice.choose(program, seen, 20, 1000, 800).config(List.of("Main"), List.of());
+        assertFalse(withoutJdk.contains("prepared JDK"), withoutJdk);
+        List<Cost> both = List.of(program.get(0), new Cost(jdkMethod, 0, 100, false));
+        String withJdk = Advice.choose(both, seen, 20, 1000, 800).config(List.of("Main"), List.of());
+        assertTrue(withJdk.contains("method " + jdkMethod + "\n"), withJdk);
+        assertTrue(withJdk.contains("# Rules in JDK classes give this config a prepared JDK of its own"), withJdk);
+    }
+
+    @Test
+    void whatAJdkCandidateReachesIsReadFromTheRunTimeImage() throws Exception {
+        List<String> reach = Reach.of(List.of("-cp", tmp.toString(), "Main"),
+                List.of("java.util.HashMap#putVal(ILjava/lang/Object;Ljava/lang/Object;ZZ)Ljava/lang/Object;"),
+                Path.of(System.getProperty("java.home")));
+        assertTrue(reach.contains("field table:[Ljava/util/HashMap$Node;"), reach.toString());
+        assertTrue(reach.contains("array 4"), reach.toString());
+        assertFalse(reach.contains(Reach.EVERYTHING), reach.toString());
     }
 
     @Test
