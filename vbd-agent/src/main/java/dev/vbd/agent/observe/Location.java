@@ -63,6 +63,8 @@ final class Location {
     private final ThreadState first;
     /** Whether a second thread has touched it. */
     boolean shared;
+    /** Counts the accesses recorded, each under the lock; read without it by {@link Recorder}'s same-epoch shortcut. */
+    volatile long stamp;
     /** The first race found on it; read without the lock by {@link Recorder}'s shortcut, hence volatile. */
     volatile String race;
     private ThreadState writer;
@@ -90,6 +92,7 @@ final class Location {
 
     /** Records an access; returns the race it makes with an earlier one, or null. */
     String access(ThreadState t, boolean write, Site site) {
+        stamp++;
         boolean relaxed = site.candidate() >= 0;
         if (t != first) shared = true;
         String found = null;

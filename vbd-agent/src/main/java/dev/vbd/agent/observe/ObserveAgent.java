@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * The agent's observing mode, on a stock JDK: no rewriting for SC, only the observer's calls in
- * the program's classes and in the JDK classes that hold a candidate. It reads the candidate methods from {@code DIR/candidates.txt} (one
- * {@code owner#name(descriptor)} a line) and what they can reach from {@code DIR/reach.txt}, and
- * writes what it saw to {@code DIR/observed.json} at exit.
+ * the program's classes and in the JDK classes that hold a candidate. It reads the candidate
+ * methods from {@code DIR/candidates.txt} (one {@code owner#name(descriptor)} a line) and what they
+ * can reach from {@code DIR/reach.txt}, and writes what it saw to {@code DIR/observed.json} at exit.
  */
 public final class ObserveAgent {
     public static final String CANDIDATES = "candidates.txt";

@@ -232,7 +232,18 @@ final class Recorder {
         Location l = t.recentObjects[slot] == o && t.recent[slot].key.field == site.fieldKey() ? t.recent[slot] : null;
         // a racy location's verdict is final: skipping its accesses only drops orderings, never a race
         if (l != null && l.race != null && (c < 0 || l.touched(c))) return;
+        // FastTrack's same epoch: nothing touched the location since this thread's last access to it,
+        // the thread's time has not moved, and that access was as strong (a write, or this a read) and
+        // by the same candidate. This one can then neither race where that one did not nor order
+        // anything that one did not; a stamp read stale means this access comes before the other's,
+        // which saw the last one as it would have seen this.
+        int now = t.now;
+        if (l != null && t.recentStamp[slot] == l.stamp && t.recentNow[slot] == now && t.recentCandidate[slot] == c
+                && (t.recentWrite[slot] || !write)) {
+            return;
+        }
         Stripe stripe = stripes[stripeIndex(h)];
+        long stamp;
         synchronized (stripe) {
             if (l == null) l = find(stripe, o, site.fieldKey(), h, t);
             String race = l.access(t, write, site);
@@ -240,9 +251,14 @@ final class Recorder {
                 for (int k : l.candidates()) raced(k, race);
             }
             if (c >= 0 && l.touchedBy(c) && l.race != null) raced(c, l.race);
+            stamp = l.stamp;
         }
         t.recent[slot] = l;
         t.recentObjects[slot] = o;
+        t.recentStamp[slot] = stamp;
+        t.recentNow[slot] = now;
+        t.recentCandidate[slot] = c;
+        t.recentWrite[slot] = write;
     }
 
     private static int hash(Object o, int field) {

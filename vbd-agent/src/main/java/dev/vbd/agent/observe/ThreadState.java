@@ -17,6 +17,14 @@ final class ThreadState {
     /** The locations this thread touched last, by identity hash and field: most accesses repeat one. */
     final Location[] recent = new Location[RECENT];
     final Object[] recentObjects = new Object[RECENT];
+    /**
+     * Of this thread's last access to each recent location: the location's stamp after it, this
+     * thread's time before it, the candidate that made it (-1: none) and whether it wrote.
+     */
+    final long[] recentStamp = new long[RECENT];
+    final int[] recentNow = new int[RECENT];
+    final int[] recentCandidate = new int[RECENT];
+    final boolean[] recentWrite = new boolean[RECENT];
     static final int RECENT = 256;
 
     ThreadState(Thread thread, int tid, int candidates) {

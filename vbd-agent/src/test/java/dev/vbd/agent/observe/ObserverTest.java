@@ -166,6 +166,35 @@ class ObserverTest {
         }
     }
 
+    public static final class Mailbox {
+        int[] box;
+        int flag;
+
+        public void post() {
+            box = new int[] {1, 2, 3};
+        }
+
+        public boolean peek() {
+            return box != null;
+        }
+
+        public int take() {
+            return sum(box);
+        }
+
+        public int sum(int[] t) {
+            return t[0] + t[1] + t[2];
+        }
+
+        public int poll() {
+            return flag + flag + flag;
+        }
+
+        public void raise() {
+            flag = 1;
+        }
+    }
+
     private static final String PREFIX = ObserverTest.class.getName() + "$";
 
     /** Loads this test's nested classes instrumented, everything else from the test's own loader. */
@@ -326,6 +355,46 @@ class ObserverTest {
         var seen = observe(List.of(sum),
                 l -> l.loadClass(PREFIX + "Published").getMethod("publish").invoke(null),
                 l -> call(make(l, "Published"), "read"));
+        assertNull(seen.get(sum).get("race"), seen.toString());
+        assertEquals(1, number(seen.get(sum), "ordered"), seen.toString());
+    }
+
+    @Test
+    void readsRepeatedInOneMomentStillRaceWithAnotherThreadsWrite() throws Exception {
+        String poll = PREFIX + "Mailbox#poll()I";
+        Object[] shared = new Object[1];
+        var seen = observe(List.of(poll),
+                l -> call(shared[0] = make(l, "Mailbox"), "poll"),
+                l -> call(shared[0], "raise"));
+        assertEquals(3, number(seen.get(poll), "accesses"), seen.toString());
+        String race = (String) seen.get(poll).get("race");
+        assertNotNull(race, seen.toString());
+        assertTrue(race.startsWith(PREFIX + "Mailbox.flag: "), race);
+    }
+
+    /**
+     * A thread's second SC read of a field, with nothing of its own between, is not the first one
+     * again once another thread has written the field: it acquires what that write published.
+     */
+    @Test
+    void anSCReadAcquiresAWriteMadeSinceTheThreadsLastReadOfTheField() throws Exception {
+        String sum = PREFIX + "Mailbox#sum([I)I";
+        var seen = observe(List.of(sum), l -> {
+            Object mailbox = make(l, "Mailbox");
+            call(mailbox, "peek");
+            // started and joined by the test's own code, which the observer does not see: only the
+            // SC write of box and its SC read order the poster's stores before the reads of sum
+            Thread poster = new Thread(() -> {
+                try {
+                    call(mailbox, "post");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, "poster");
+            poster.start();
+            poster.join();
+            assertEquals(6, call(mailbox, "take"));
+        });
         assertNull(seen.get(sum).get("race"), seen.toString());
         assertEquals(1, number(seen.get(sum), "ordered"), seen.toString());
     }

@@ -43,7 +43,7 @@ public final class Advice {
             } else if (e.get("race") != null) {
                 why = "may race: " + e.get("race");
             } else if (number(e, "accesses") == 0) {
-                why = "not observed: no heap access of it ran in the observed run (JDK code, or not run there)";
+                why = "not observed: no heap access of its own ran in the observed run (its cost is in what it calls or makes, or it did not run there)";
             } else if (a.rules.size() >= budget) {
                 why = "past the budget of " + budget + " rules";
             } else {
