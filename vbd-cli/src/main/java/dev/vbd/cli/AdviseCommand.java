@@ -98,7 +98,8 @@ final class AdviseCommand {
             if (!o.quiet) System.err.println("vbd: advise: 3/4 no method of the program costs more under vbd beyond sampling noise: nothing to observe");
             seen = Map.of("candidates", List.of(), "unobserved", List.of());
         } else {
-            seen = observe(java, args, candidates.size());
+            long jdk = candidates.stream().filter(c -> !c.program()).count();
+            seen = observe(java, args, candidates.size() + " candidate methods" + (jdk == 0 ? "" : " (" + jdk + " of the JDK's)"));
         }
         if (seen == null) return 1;
         Map<String, Map<?, ?>> evidence = new LinkedHashMap<>();
@@ -123,12 +124,12 @@ final class AdviseCommand {
     }
 
     /** The observed run; what the observer saw, or null when it failed (said on stderr). */
-    private Map<?, ?> observe(String java, List<String> args, int candidates) throws UsageException, IOException {
+    private Map<?, ?> observe(String java, List<String> args, String candidates) throws UsageException, IOException {
         Path jar = Main.vbdJar();
         List<String> observeCmd = new ArrayList<>(List.of(java, "-Xbootclasspath/a:" + jar,
                 "-javaagent:" + jar + "=" + VbdAgent.OBSERVE + URLEncoder.encode(work.toString(), StandardCharsets.UTF_8)));
         observeCmd.addAll(args);
-        Run observed = run("3/4 observing " + candidates + " candidate methods on stock Java", observeCmd, "observe");
+        Run observed = run("3/4 observing " + candidates + " on stock Java", observeCmd, "observe");
         if (observed.status != 0) {
             failed(observed);
             return null;
