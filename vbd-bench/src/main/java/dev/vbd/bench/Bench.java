@@ -46,6 +46,13 @@ public final class Bench {
     private final BenchOptions options;
     private final PrintStream err = System.err;
 
+    /** A file as the reports name it: from the checkout when inside it, else by its name alone (no path of this machine). */
+    static String portableName(Path repo, Path file) {
+        Path home = repo.toAbsolutePath().normalize();
+        Path f = file.toAbsolutePath().normalize();
+        return (f.startsWith(home) ? home.relativize(f) : f.getFileName()).toString();
+    }
+
     Bench(Path repo, BenchOptions options) {
         this.repo = repo;
         this.options = options;
@@ -181,7 +188,10 @@ public final class Bench {
         if (negative != null) used.add(Config.VBD_ALL_RELAXED);
         r.relaxedFile = options.configs.contains(Config.VBD_RELAXED) || options.configs.contains(Config.VBD_FENCED_RELAXED)
                 ? (options.relaxed != null ? options.relaxed : repo.resolve("vbd-bench/relaxed/top-methods.relaxed")) : null;
-        if (r.relaxedFile != null) r.relaxedRules = countRules(r.relaxedFile);
+        if (r.relaxedFile != null) {
+            r.relaxedRules = countRules(r.relaxedFile);
+            r.relaxedName = portableName(repo, r.relaxedFile);
+        }
         r.allRelaxedFile = negative != null ? repo.resolve("vbd-bench/relaxed/everything.relaxed") : null;
         int prepared = (int) used.stream().filter(c -> c.vbd).map(Bench::launchKey).distinct().count();
         for (Config c : used) {

@@ -184,7 +184,7 @@ final class Report {
         m.put("gc", "G1");
         m.put("shared_flags", r.sharedFlags);
         m.put("load_average_at_end", r.loadAverageAtEnd);
-        m.put("relaxed_file", r.relaxedFile == null ? null : r.relaxedFile.toString());
+        m.put("relaxed_file", r.relaxedFile == null ? null : r.relaxedName);
         m.put("relaxed_rules", r.relaxedFile == null ? null : r.relaxedRules);
         m.put("negative_control_file", r.allRelaxedFile == null ? null : r.allRelaxedFile.toString());
         m.put("score", "mean of the iterations after the warm-up ones, per invocation");
@@ -335,7 +335,7 @@ final class Report {
                 o.mode.name().toLowerCase(Locale.ROOT), o.invocations + (o.precision != null ? " or more" : ""), o.iterations, o.warmup, o.threads,
                 String.join(" ", r.sharedFlags), Progress.duration(r.wallS)));
         if (r.relaxedFile != null) {
-            h.append(String.format(Locale.ROOT, "- vbd+relaxed: %d rules from `%s`%n", r.relaxedRules, r.relaxedFile));
+            h.append(String.format(Locale.ROOT, "- vbd+relaxed: %d rules from `%s`%n", r.relaxedRules, r.relaxedName));
         }
         if (r.precision != null) {
             long reached = r.precision.stream().filter(Precision.Status::reached).count();

@@ -25,6 +25,8 @@ final class RunRecord {
     Map<Config, String> configJava = new LinkedHashMap<>();
     Map<Config, List<String>> configFlags = new LinkedHashMap<>();
     Path relaxedFile;
+    /** How the reports name {@link #relaxedFile}: from the checkout when inside it, else by its file name alone. */
+    String relaxedName;
     int relaxedRules;
     Path allRelaxedFile;
     /** What {@code bin/vbd advise} did for each workload, when an advised configuration ran. */

@@ -26,4 +26,11 @@ class PortableTest {
         assertEquals("  full output: logs/fop-vbd-t2-0.log\n  relaxed: x.relaxed",
                 Portable.of(failure, Path.of("/src/vbd"), null, Path.of("/src/vbd/bench-results/2026")));
     }
+
+    @Test
+    void aRelaxedConfigFromOutsideTheCheckoutIsNamedByItsFileNameAlone() {
+        assertEquals("vbd-bench/relaxed/top-methods.relaxed",
+                Bench.portableName(Path.of("/src/vbd"), Path.of("/src/vbd/vbd-bench/relaxed/top-methods.relaxed")));
+        assertEquals("advice.relaxed", Bench.portableName(Path.of("/src/vbd"), Path.of("/tmp/work/advice.relaxed")));
+    }
 }
