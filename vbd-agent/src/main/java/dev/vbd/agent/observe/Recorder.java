@@ -27,6 +27,8 @@ final class Recorder {
     private final Map<String, Integer> candidateIndex = new HashMap<>();
     private final List<ThreadState> allThreads = new ArrayList<>();
     private final Object threadsLock = new Object();
+    /** The threads in {@link #threads}, each one's number its order of arrival; guarded by {@link #threadsLock}. */
+    private int threadCount;
     private final Evidence[] evidence;
     private volatile Site[] sites = new Site[1024];
     private int siteCount;
@@ -186,8 +188,7 @@ final class Recorder {
         ThreadState t;
         synchronized (this.threadsLock) {
             ThreadState[] old = threads;
-            int count = 0;
-            for (ThreadState s : old) if (s != null) count++;
+            int count = threadCount++;
             ThreadState[] table = new ThreadState[count * 2 + 2 > old.length ? old.length * 2 : old.length];
             for (ThreadState s : old) if (s != null) put(table, s);
             t = new ThreadState(thread, count, candidateNames.size());
