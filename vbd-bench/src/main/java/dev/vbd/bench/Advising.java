@@ -1,5 +1,7 @@
 package dev.vbd.bench;
 
+import dev.vbd.apps.Workload;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * The advised configurations' side of a run: {@code bin/vbd advise} on each workload at its
@@ -30,12 +33,13 @@ final class Advising {
     private Advising() {}
 
     static Advice advise(Path repo, String java, List<String> sharedFlags, WorkloadSpec training, int threads,
-                         int iterations, int budget, Path outDir) throws IOException, InterruptedException {
+                         int iterations, int warmup, int budget, Path outDir) throws IOException, InterruptedException {
         Files.createDirectories(outDir);
         Path config = outDir.resolve(training.id() + ".relaxed");
         Path log = outDir.resolve(training.id() + ".log");
         List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "advise", "--budget",
-                String.valueOf(budget), "--profiles", String.valueOf(PROFILES), "--out", config.toString(), "--", java));
+                String.valueOf(budget), "--profiles", String.valueOf(PROFILES), "--profile-from", warmedUp(warmup),
+                "--out", config.toString(), "--", java));
         cmd.addAll(sharedFlags);
         cmd.addAll(training.javaArgs(threads, iterations));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
@@ -56,6 +60,11 @@ final class Advising {
         if (!Files.isRegularFile(config)) Files.writeString(config, "# vbd advise wrote no config: see " + log.getFileName() + "\n");
         return new Advice(training.id(), training.size() == null ? 0 : training.size(), Bench.countRules(config), seconds, rc,
                 config, log);
+    }
+
+    /** The timing line of a workload's last warm-up iteration (they count from 0). */
+    static String warmedUp(int warmup) {
+        return "^" + Pattern.quote(Workload.TIMING_PREFIX) + "\\S+ iteration " + (warmup - 1) + " time_ms ";
     }
 
     /**

@@ -295,10 +295,10 @@ public final class Bench {
         for (WorkloadSpec w : r.workloads) {
             WorkloadSpec training = catalog.spec(w.id(), BenchOptions.Mode.QUICK, Map.of());
             new Progress(err, List.of()).note("advising " + w.id() + " on its training size (" + training.size()
-                    + ", " + ADVISE_ITERATIONS + " iterations): bin/vbd advise --budget " + budget
-                    + " --profiles " + Advising.PROFILES);
+                    + ", " + ADVISE_ITERATIONS + " iterations, profiled after " + ADVISE_WARMUP + "): bin/vbd advise --budget "
+                    + budget + " --profiles " + Advising.PROFILES);
             Advising.Advice a = Advising.advise(repo, options.java, r.sharedFlags, training, options.headlineThreads(),
-                    ADVISE_ITERATIONS, budget, dir);
+                    ADVISE_ITERATIONS, ADVISE_WARMUP, budget, dir);
             r.advice.add(a);
             new Progress(err, List.of()).note(String.format(Locale.ROOT, "%s: %d rules in %.0f s", w.id(), a.rules(), a.seconds()));
             if (a.exitStatus() != 0) {
@@ -321,8 +321,13 @@ public final class Bench {
     static final long QUIET_CHECK_MS = 250;
     static final double BUSY = 0.15;
 
-    /** Iterations of a workload's training runs under the advisor: enough samples past warm-up. */
-    static final int ADVISE_ITERATIONS = 6;
+    /**
+     * Iterations of a workload's training runs under the advisor, and how many of them are warm-up
+     * its profiles leave out: the bench measures the steady state, and SC's cost in class loading and
+     * the interpreter is not what a relaxed scope gives back there.
+     */
+    static final int ADVISE_ITERATIONS = 12;
+    static final int ADVISE_WARMUP = 6;
 
     /** Runs one invocation; a failure stops the rest of its workload, the others go on. */
     private void run(Invocation inv, RunRecord r, Runner runner, Progress progress, List<Measurement> measurements,

@@ -49,4 +49,13 @@ class AdvisingTest {
         assertEquals(0, Bench.countRules(none));
         assertTrue(Files.readString(none).startsWith("# Relaxed scopes advised"), Files.readString(none));
     }
+
+    @Test
+    void theProfilesStartAfterTheLastWarmUpIterationsTimingLine() {
+        java.util.regex.Pattern from = java.util.regex.Pattern.compile(Advising.warmedUp(6));
+        assertTrue(from.matcher("vbd-apps: javac iteration 5 time_ms 812.250 cpu_ms 1510.000").find());
+        assertFalse(from.matcher("vbd-apps: javac iteration 4 time_ms 812.250 cpu_ms 1510.000").find());
+        assertFalse(from.matcher("vbd-apps: javac iteration 15 time_ms 812.250").find());
+        assertFalse(from.matcher("javac: iteration 5 time_ms 812.250").find());
+    }
 }

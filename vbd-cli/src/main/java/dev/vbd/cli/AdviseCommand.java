@@ -13,11 +13,13 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * {@code vbd advise}: the relaxed scopes worth having for a program, and the evidence that each is
@@ -31,6 +33,7 @@ final class AdviseCommand {
     /** Candidates observed per rule asked for: the observer rules some out. */
     private static final int CANDIDATES_PER_RULE = 3;
     private static final int SAMPLE_PERIOD_MS = 1;
+    private static final Pattern NEVER = Pattern.compile("(?!)");
 
     private final Options o;
     private final Path work;
@@ -63,8 +66,8 @@ final class AdviseCommand {
 
         // interleaved, so that a slow spell of the machine falls on both sides alike
         int profiles = o.profiles == null ? 1 : o.profiles;
-        List<Path> stockRecordings = new ArrayList<>();
-        List<Path> vbdRecordings = new ArrayList<>();
+        List<Profile.Recording> stockRecordings = new ArrayList<>();
+        List<Profile.Recording> vbdRecordings = new ArrayList<>();
         Run stock = null;
         for (int i = 1; i <= profiles; i++) {
             String of = profiles == 1 ? "" : " (" + i + " of " + profiles + ")";
@@ -74,13 +77,13 @@ final class AdviseCommand {
             Run s = run("1/4 profiling under stock Java" + of, stockCmd, "stock-" + i);
             if (s.status != 0) return failed(s);
             if (stock == null) stock = s;
-            stockRecordings.add(work.resolve("stock-" + i + ".jfr"));
+            stockRecordings.add(profiled(s, "stock Java"));
 
             List<String> vbdArgs = new ArrayList<>(recording("vbd-" + i, jfc));
             vbdArgs.addAll(args);
             Run vbd = run("2/4 profiling under vbd" + of, Main.launchCommand(o, java, vbdArgs, null), "vbd-" + i);
             if (vbd.status != 0) return failed(vbd);
-            vbdRecordings.add(work.resolve("vbd-" + i + ".jfr"));
+            vbdRecordings.add(profiled(vbd, "vbd"));
         }
 
         Profile stockProfile = Profile.read(stockRecordings);
@@ -142,13 +145,23 @@ final class AdviseCommand {
         return (Map<?, ?>) Json.parse(Files.readString(report, StandardCharsets.UTF_8));
     }
 
+    /** A profiled run's recording, from where --profile-from says the profile starts. */
+    private Profile.Recording profiled(Run r, String under) throws UsageException {
+        if (o.profileFrom != null && r.marked() == null) {
+            throw new UsageException("advise: --profile-from '" + o.profileFrom + "': the program under " + under
+                    + " printed no line that matches it, so nothing of its run would be profiled");
+        }
+        return new Profile.Recording(work.resolve(r.name() + ".jfr"), r.marked());
+    }
+
     /** JFR's options for a profiled run; its start-up line would go to the program's stdout. */
     private List<String> recording(String name, Path jfc) {
         return List.of("-XX:StartFlightRecording=filename=" + work.resolve(name + ".jfr") + ",settings=" + jfc,
                 "-Xlog:jfr+startup=off");
     }
 
-    private record Run(String name, int status, Path out, Path err) {
+    /** {@code marked}: when it first printed a line --profile-from matches, or null. */
+    private record Run(String name, int status, Path out, Path err, Instant marked) {
         String stdout() throws IOException {
             return Files.readString(out, StandardCharsets.UTF_8);
         }
@@ -159,9 +172,9 @@ final class AdviseCommand {
         long start = System.nanoTime();
         Path out = work.resolve(name + ".out");
         Path err = work.resolve(name + ".err");
-        int rc = Program.run(new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()));
+        Program.Marked m = Program.run(new ProcessBuilder(cmd), out, err, o.profileFrom == null ? NEVER : o.profileFrom);
         if (!o.quiet) System.err.printf(Locale.ROOT, "%.0f s%n", (System.nanoTime() - start) / 1e9);
-        return new Run(name, rc, out, err);
+        return new Run(name, m.status(), out, err, m.marked());
     }
 
     private static int failed(Run r) throws IOException {

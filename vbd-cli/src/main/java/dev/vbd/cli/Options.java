@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /** Options shared by the commands, then {@code --} and the java command line. */
 final class Options {
@@ -31,6 +33,11 @@ final class Options {
     Integer profiles;
     /** {@code advise --out}: the relaxed config it writes. */
     Path out;
+    /**
+     * {@code advise --profile-from}: the profiles count only what follows the first line of output
+     * that matches it (the end of a warm-up), so that they weigh the steady state.
+     */
+    Pattern profileFrom;
     final List<String> command = new ArrayList<>();
 
     static Options parse(String verb, List<String> args, List<String> allowed) throws UsageException {
@@ -52,7 +59,7 @@ final class Options {
             String value = null;
             if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")
                     || name.equals("--fields") || name.equals("--optimise") || name.equals("--budget") || name.equals("--out")
-                    || name.equals("--profiles")) {
+                    || name.equals("--profiles") || name.equals("--profile-from")) {
                 if (a.contains("=")) {
                     value = a.substring(a.indexOf('=') + 1);
                 } else {
@@ -83,6 +90,14 @@ final class Options {
                 case "--out" -> o.out = Path.of(value).toAbsolutePath();
                 case "--budget" -> o.budget = positive("--budget", "rules", value);
                 case "--profiles" -> o.profiles = positive("--profiles", "runs", value);
+                case "--profile-from" -> {
+                    try {
+                        o.profileFrom = Pattern.compile(value);
+                    } catch (PatternSyntaxException e) {
+                        throw new UsageException("--profile-from takes a regular expression, got '" + value + "': "
+                                + e.getDescription());
+                    }
+                }
                 case "--jdk" -> o.jdk = true;
                 case "--all" -> o.all = true;
                 case "--skip-unrewritable" -> o.skipUnrewritable = true;

@@ -1,6 +1,15 @@
 package dev.vbd.cli;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 
 /** The user's program, run to its end by a command of vbd's. */
 final class Program {
@@ -16,5 +25,62 @@ final class Program {
         } catch (IOException e) {
             throw new UsageException("cannot start '" + pb.command().get(0) + "': " + e.getMessage());
         }
+    }
+
+    /** How a run ended, and when it first printed a line that matched (null if it never did). */
+    record Marked(int status, Instant marked) {}
+
+    /**
+     * Runs it with its stdout and stderr copied byte for byte to {@code out} and {@code err}, noting
+     * when either first carries a line matching {@code marker}. The time is taken as the line arrives,
+     * a pipe's latency after the program wrote it.
+     */
+    static Marked run(ProcessBuilder pb, Path out, Path err, Pattern marker) throws UsageException, IOException {
+        Process p;
+        try {
+            p = pb.redirectOutput(ProcessBuilder.Redirect.PIPE).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        } catch (IOException e) {
+            throw new UsageException("cannot start '" + pb.command().get(0) + "': " + e.getMessage());
+        }
+        AtomicReference<Instant> marked = new AtomicReference<>();
+        Thread o = copier(p.getInputStream(), out, marker, marked);
+        Thread e = copier(p.getErrorStream(), err, marker, marked);
+        try {
+            int status = p.waitFor();
+            o.join();
+            e.join();
+            return new Marked(status, marked.get());
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            throw new IOException("interrupted while waiting for the program");
+        }
+    }
+
+    private static Thread copier(InputStream from, Path to, Pattern marker, AtomicReference<Instant> marked) throws IOException {
+        OutputStream file = Files.newOutputStream(to);
+        Thread t = new Thread(() -> {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            byte[] buf = new byte[8192];
+            try (from; file) {
+                for (int n; (n = from.read(buf)) > 0; ) {
+                    file.write(buf, 0, n);
+                    if (marked.get() != null) continue;
+                    for (int i = 0; i < n; i++) {
+                        if (buf[i] != '\n') {
+                            line.write(buf[i]);
+                        } else {
+                            if (marker.matcher(line.toString(StandardCharsets.UTF_8)).find()) marked.compareAndSet(null, Instant.now());
+                            line.reset();
+                        }
+                    }
+                }
+            } catch (IOException x) {
+                // the program's end closed the pipe; what came before it is in the file
+            }
+        }, "vbd-output-" + to.getFileName());
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 }

@@ -10,6 +10,7 @@ import jdk.jfr.consumer.RecordingFile;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -47,18 +48,22 @@ public final class Profile {
                 """.formatted(periodMs);
     }
 
+    /** A run's recording; only its samples from {@code from} on count (all of them when it is null). */
+    public record Recording(Path file, Instant from) {}
+
     /** The samples of several recordings of the same work, summed. */
-    public static Profile read(List<Path> recordings) throws IOException {
+    public static Profile read(List<Recording> recordings) throws IOException {
         Profile p = new Profile();
-        for (Path r : recordings) p.add(r);
+        for (Recording r : recordings) p.add(r);
         return p;
     }
 
-    private void add(Path recording) throws IOException {
-        try (RecordingFile file = new RecordingFile(recording)) {
+    private void add(Recording recording) throws IOException {
+        try (RecordingFile file = new RecordingFile(recording.file())) {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
                 if (!e.getEventType().getName().equals("jdk.ExecutionSample")) continue;
+                if (recording.from() != null && e.getStartTime().isBefore(recording.from())) continue;
                 RecordedStackTrace stack = e.getStackTrace();
                 if (stack == null || rewriting(stack)) continue;
                 for (RecordedFrame f : stack.getFrames()) {

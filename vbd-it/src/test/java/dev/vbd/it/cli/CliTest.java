@@ -156,6 +156,26 @@ class CliTest {
         Result none = vbd("advise", "--profiles", "--", "java", "-cp", ".", "Main");
         assertEquals(2, none.status());
         assertTrue(none.err().contains("--profiles needs a value"), none.err());
+        Result regex = vbd("advise", "--profile-from", "iteration (5", "--", "java", "-cp", ".", "Main");
+        assertEquals(2, regex.status());
+        assertTrue(regex.err().contains("--profile-from takes a regular expression, got 'iteration (5': Unclosed group"), regex.err());
+    }
+
+    @Test
+    void adviseSaysWhenTheWarmUpsEndNeverShows() throws Exception {
+        Path dir = compile("Warm", """
+                public class Warm {
+                    public static void main(String[] args) {
+                        for (int i = 0; i < 3; i++) System.err.println("iteration " + i);
+                        System.out.println("done");
+                    }
+                }
+                """);
+        Result r = vbd("advise", "--profile-from", "iteration 3", "--out", tmp.resolve("warm.relaxed").toString(),
+                "--", "java", "-cp", dir.toString(), "Warm");
+        assertEquals(2, r.status(), r.err());
+        assertTrue(r.err().contains("--profile-from 'iteration 3': the program under stock Java printed no line that matches it"), r.err());
+        assertFalse(Files.exists(tmp.resolve("warm.relaxed")), "no config without a profile");
     }
 
     @Test
