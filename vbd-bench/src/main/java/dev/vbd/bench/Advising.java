@@ -28,18 +28,23 @@ final class Advising {
     static final int PROFILES = 3;
 
     /** What the advisor did for one workload; {@code config} is relative to the report's folder. */
-    record Advice(String workload, int trainingSize, int rules, double seconds, int exitStatus, Path config, Path log) {}
+    record Advice(String workload, String fields, int trainingSize, int rules, double seconds, int exitStatus, Path config, Path log) {}
+
+    /** The advice files' name for a workload advised under a field mode: the workload's, or with the mode beside it. */
+    static String name(String workload, String fields) {
+        return fields.equals("volatile") ? workload : workload + "-" + fields;
+    }
 
     private Advising() {}
 
-    static Advice advise(Path repo, String java, List<String> sharedFlags, WorkloadSpec training, int threads,
+    static Advice advise(Path repo, String java, List<String> sharedFlags, WorkloadSpec training, String fields, int threads,
                          int iterations, int warmup, int budget, Path outDir) throws IOException, InterruptedException {
         Files.createDirectories(outDir);
-        Path config = outDir.resolve(training.id() + ".relaxed");
-        Path log = outDir.resolve(training.id() + ".log");
+        Path config = outDir.resolve(name(training.id(), fields) + ".relaxed");
+        Path log = outDir.resolve(name(training.id(), fields) + ".log");
         List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "advise", "--budget",
                 String.valueOf(budget), "--profiles", String.valueOf(PROFILES), "--profile-from", warmedUp(warmup),
-                "--out", config.toString(), "--", java));
+                "--fields", fields, "--out", config.toString(), "--", java));
         cmd.addAll(sharedFlags);
         cmd.addAll(training.javaArgs(threads, iterations));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
@@ -58,7 +63,7 @@ final class Advising {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         if (!Files.isRegularFile(config)) Files.writeString(config, "# vbd advise wrote no config: see " + log.getFileName() + "\n");
-        return new Advice(training.id(), training.size() == null ? 0 : training.size(), Bench.countRules(config), seconds, rc,
+        return new Advice(training.id(), fields, training.size() == null ? 0 : training.size(), Bench.countRules(config), seconds, rc,
                 config, log);
     }
 

@@ -288,26 +288,35 @@ public final class Bench {
      */
     private void advise(RunRecord r, WorkloadCatalog catalog, Set<Config> used, int prepared)
             throws IOException, InterruptedException {
-        List<Config> advised = used.stream().filter(c -> c.relaxation == Config.Relaxation.ADVISED).toList();
-        if (advised.isEmpty()) return;
-        int budget = advised.stream().mapToInt(c -> c.advisedRules).max().orElseThrow();
+        // advice is taken under the field mode it runs with: what SC costs, and what relaxing gives back, differ
+        Map<String, List<Config>> byFields = new java.util.TreeMap<>(java.util.Comparator.comparing((String f) -> !f.equals("volatile"))
+                .thenComparing(java.util.Comparator.naturalOrder()));
+        for (Config c : used) {
+            if (c.relaxation == Config.Relaxation.ADVISED) byFields.computeIfAbsent(c.fields, f -> new ArrayList<>()).add(c);
+        }
+        if (byFields.isEmpty()) return;
         Path dir = options.out.resolve("advised");
         for (WorkloadSpec w : r.workloads) {
             WorkloadSpec training = catalog.spec(w.id(), BenchOptions.Mode.QUICK, Map.of());
-            new Progress(err, List.of()).note("advising " + w.id() + " on its training size (" + training.size()
-                    + ", " + ADVISE_ITERATIONS + " iterations, profiled after " + ADVISE_WARMUP + "): bin/vbd advise --budget "
-                    + budget + " --profiles " + Advising.PROFILES);
-            Advising.Advice a = Advising.advise(repo, options.java, r.sharedFlags, training, options.headlineThreads(),
-                    ADVISE_ITERATIONS, ADVISE_WARMUP, budget, dir);
-            r.advice.add(a);
-            new Progress(err, List.of()).note(String.format(Locale.ROOT, "%s: %d rules in %.0f s", w.id(), a.rules(), a.seconds()));
-            if (a.exitStatus() != 0) {
-                r.warnings.add(w.id() + ": vbd advise exited with status " + a.exitStatus() + " (see advised/"
-                        + a.log().getFileName() + "); its advised configurations ran with the " + a.rules() + " rules it wrote");
-            }
-            for (Config c : advised) {
-                Path cut = Advising.firstRules(a.config(), c.advisedRules, dir.resolve(w.id() + "-" + c.advisedRules + ".relaxed"));
-                r.advisedLaunch.put(c.id + "|" + w.id(), VbdOptions.launchPrefix(repo, options.java, cut, c.vbdOptions(true), prepared));
+            for (Map.Entry<String, List<Config>> e : byFields.entrySet()) {
+                String fields = e.getKey();
+                int budget = e.getValue().stream().mapToInt(c -> c.advisedRules).max().orElseThrow();
+                String name = Advising.name(w.id(), fields);
+                new Progress(err, List.of()).note("advising " + w.id() + " on its training size (" + training.size()
+                        + ", " + ADVISE_ITERATIONS + " iterations, profiled after " + ADVISE_WARMUP + "): bin/vbd advise --budget "
+                        + budget + " --fields " + fields + " --profiles " + Advising.PROFILES);
+                Advising.Advice a = Advising.advise(repo, options.java, r.sharedFlags, training, fields, options.headlineThreads(),
+                        ADVISE_ITERATIONS, ADVISE_WARMUP, budget, dir);
+                r.advice.add(a);
+                new Progress(err, List.of()).note(String.format(Locale.ROOT, "%s: %d rules in %.0f s", name, a.rules(), a.seconds()));
+                if (a.exitStatus() != 0) {
+                    r.warnings.add(name + ": vbd advise exited with status " + a.exitStatus() + " (see advised/"
+                            + a.log().getFileName() + "); its advised configurations ran with the " + a.rules() + " rules it wrote");
+                }
+                for (Config c : e.getValue()) {
+                    Path cut = Advising.firstRules(a.config(), c.advisedRules, dir.resolve(name + "-" + c.advisedRules + ".relaxed"));
+                    r.advisedLaunch.put(c.id + "|" + w.id(), VbdOptions.launchPrefix(repo, options.java, cut, c.vbdOptions(true), prepared));
+                }
             }
         }
     }

@@ -44,6 +44,13 @@ public enum Config {
     VBD_ADVISED_10("vbd+advised-10", 10, "under vbd with the 10 costliest scopes 'vbd advise' chose"),
     VBD_ADVISED_50("vbd+advised-50", 50, "under vbd with the 50 costliest scopes 'vbd advise' chose"),
     /**
+     * Advised and measured with fenced fields, where a relaxed method accesses fields with the plain
+     * instruction: with volatile fields it reaches them through a plain-mode {@code VarHandle}, which
+     * costs more than stock in the interpreter and C1, and keeps reference loads in loops under G1.
+     */
+    VBD_FENCED_ADVISED("vbd-fenced+advised", 20, "fenced",
+            "under vbd with fenced fields and the scopes 'vbd advise --fields fenced' chose (at most 20)"),
+    /**
      * The negative control: vbd's launcher, agent and patched JDK with every class of the program
      * and of the JDK relaxed. What remains is vbd's machinery without its fences, which must not
      * change the steady-state time.
@@ -83,7 +90,11 @@ public enum Config {
     }
 
     Config(String id, int advisedRules, String description) {
-        this(id, true, Relaxation.ADVISED, "volatile", "all", List.of(), "stock", description, advisedRules);
+        this(id, advisedRules, "volatile", description);
+    }
+
+    Config(String id, int advisedRules, String fields, String description) {
+        this(id, true, Relaxation.ADVISED, fields, "all", List.of(), "stock", description, advisedRules);
     }
 
     Config(String id, boolean vbd, Relaxation relaxation, String fields, String optimise, List<String> flags,
