@@ -41,7 +41,8 @@ public final class BenchOptions {
                                  that no other thread sees an access buys (--optimise), vbd-unoptimised,
                                  vbd-fenced-unoptimised, vbd-fenced-constructors, vbd-fenced-local-arrays;
                                  vbd+advised (the scopes 'bin/vbd advise' chose on each workload's
-                                 training size, at most 20), vbd+advised-5, -10, -50 (its first N)
+                                 training size, at most 20), vbd+advised-5, -10, -50 (its first N),
+                                 vbd-fenced+advised (advised and run with fenced fields)
               --relaxed FILE     the relaxed config of vbd+relaxed (default: the bundled list)
               --invocations N    JVM invocations per workload and configuration (at least 2)
               --iterations N     iterations per invocation; --warmup W of them are dropped

@@ -58,4 +58,13 @@ class AdvisingTest {
         assertFalse(from.matcher("vbd-apps: javac iteration 15 time_ms 812.250").find());
         assertFalse(from.matcher("javac: iteration 5 time_ms 812.250").find());
     }
+
+    @Test
+    void fencedAdviceIsTakenAndRunWithFencedFieldsUnderItsOwnName() {
+        Config c = Config.byId("vbd-fenced+advised");
+        assertEquals(Config.Relaxation.ADVISED, c.relaxation);
+        assertEquals(java.util.List.of("--fields", "fenced"), c.vbdOptions(false));
+        assertEquals("javac-fenced", Advising.name("javac", c.fields));
+        assertEquals("javac", Advising.name("javac", Config.VBD_ADVISED.fields));
+    }
 }
