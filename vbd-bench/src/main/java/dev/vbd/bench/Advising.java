@@ -38,7 +38,7 @@ final class Advising {
     private Advising() {}
 
     static Advice advise(Path repo, String java, List<String> sharedFlags, WorkloadSpec training, String fields, int threads,
-                         int iterations, int warmup, int budget, Path outDir) throws IOException, InterruptedException {
+                         int iterations, int warmup, int budget, int prepared, Path outDir) throws IOException, InterruptedException {
         Files.createDirectories(outDir);
         Path config = outDir.resolve(name(training.id(), fields) + ".relaxed");
         Path log = outDir.resolve(name(training.id(), fields) + ".log");
@@ -50,6 +50,8 @@ final class Advising {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
         pb.environment().putAll(training.environment());
+        // its check run prepares a JDK for the advice, which must not evict one the bench still runs
+        VbdOptions.keepAtLeast(pb, prepared);
         long start = System.nanoTime();
         Process p = pb.start();
         int rc;

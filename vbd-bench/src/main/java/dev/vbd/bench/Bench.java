@@ -193,7 +193,7 @@ public final class Bench {
             r.relaxedName = portableName(repo, r.relaxedFile);
         }
         r.allRelaxedFile = negative != null ? repo.resolve("vbd-bench/relaxed/everything.relaxed") : null;
-        int prepared = (int) used.stream().filter(c -> c.vbd).map(Bench::launchKey).distinct().count();
+        int prepared = prepared(used, r.workloads.size());
         for (Config c : used) {
             if (!c.vbd || vbdArgs.containsKey(launchKey(c))) continue;
             Path relaxed = switch (c.relaxation) {
@@ -286,6 +286,19 @@ public final class Bench {
      * headline thread count), once, with the largest budget any advised configuration asks for; each
      * advised configuration then runs each workload with its config's first rules.
      */
+    /**
+     * How many prepared JDKs the run needs at once, so that none is evicted from the cache before its
+     * last invocation: one per relaxed config and field mode, and, where advice may reach the JDK, one
+     * per workload for each advised configuration and one for the advisor's own check of each advice.
+     */
+    static int prepared(Set<Config> used, int workloads) {
+        int shared = (int) used.stream().filter(c -> c.vbd && c.relaxation != Config.Relaxation.ADVISED)
+                .map(Bench::launchKey).distinct().count();
+        long advised = used.stream().filter(c -> c.relaxation == Config.Relaxation.ADVISED).count();
+        long modes = used.stream().filter(c -> c.relaxation == Config.Relaxation.ADVISED).map(c -> c.fields).distinct().count();
+        return shared + (int) ((advised + modes) * workloads);
+    }
+
     private void advise(RunRecord r, WorkloadCatalog catalog, Set<Config> used, int prepared)
             throws IOException, InterruptedException {
         // advice is taken under the field mode it runs with: what SC costs, and what relaxing gives back, differ
@@ -306,7 +319,7 @@ public final class Bench {
                         + ", " + ADVISE_ITERATIONS + " iterations, profiled after " + ADVISE_WARMUP + "): bin/vbd advise --budget "
                         + budget + " --fields " + fields + " --profiles " + Advising.PROFILES);
                 Advising.Advice a = Advising.advise(repo, options.java, r.sharedFlags, training, fields, options.headlineThreads(),
-                        ADVISE_ITERATIONS, ADVISE_WARMUP, budget, dir);
+                        ADVISE_ITERATIONS, ADVISE_WARMUP, budget, prepared, dir);
                 r.advice.add(a);
                 new Progress(err, List.of()).note(String.format(Locale.ROOT, "%s: %d rules in %.0f s", name, a.rules(), a.seconds()));
                 if (a.exitStatus() != 0) {

@@ -68,7 +68,7 @@ final class VbdOptions {
         // stderr stays on the terminal: preparing a JDK prints its progress there
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-        if (prepared > CACHE_KEEPS) keepAtLeast(pb, prepared);
+        keepAtLeast(pb, prepared);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         int rc = p.waitFor();
@@ -82,7 +82,9 @@ final class VbdOptions {
         return ShellWords.split(out);
     }
 
+    /** Makes the cache keep at least {@code prepared} JDKs where its default keeps fewer. */
     static void keepAtLeast(ProcessBuilder pb, int prepared) {
+        if (prepared <= CACHE_KEEPS) return;
         String asked = pb.environment().get("VBD_CACHE_KEEP");
         try {
             if (asked != null && Integer.parseInt(asked.trim()) >= prepared) return;

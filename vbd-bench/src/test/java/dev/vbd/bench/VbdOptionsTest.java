@@ -2,6 +2,10 @@ package dev.vbd.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class VbdOptionsTest {
@@ -17,6 +21,16 @@ class VbdOptionsTest {
     void theCacheKeepsAsManyPreparedJdksAsTheRunAsksFor() {
         assertEquals("6", keptFor(null, 6));
         assertEquals("6", keptFor("2", 6));
+        assertEquals(null, keptFor(null, 3), "the cache's own default keeps more");
+    }
+
+    @Test
+    void eachWorkloadsAdviceMayNeedAPreparedJdkOfItsOwn() {
+        Set<Config> plain = new LinkedHashSet<>(List.of(Config.STOCK, Config.VBD, Config.VBD_FENCED));
+        assertEquals(2, Bench.prepared(plain, 3));
+        // vbd-fenced, then per workload: vbd+advised's image and vbd-fenced+advised's, and the advisor's check of each
+        Set<Config> advised = new LinkedHashSet<>(List.of(Config.STOCK, Config.VBD_FENCED, Config.VBD_ADVISED, Config.VBD_FENCED_ADVISED));
+        assertEquals(1 + 3 * 4, Bench.prepared(advised, 3));
     }
 
     @Test
