@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * {@code vbd advise}: the relaxed scopes worth having for a program, and the evidence that each is
@@ -33,7 +32,6 @@ final class AdviseCommand {
     /** Candidates observed per rule asked for: the observer rules some out. */
     private static final int CANDIDATES_PER_RULE = 3;
     private static final int SAMPLE_PERIOD_MS = 1;
-    private static final Pattern NEVER = Pattern.compile("(?!)");
 
     private final Options o;
     private final Path work;
@@ -172,7 +170,7 @@ final class AdviseCommand {
         long start = System.nanoTime();
         Path out = work.resolve(name + ".out");
         Path err = work.resolve(name + ".err");
-        Program.Marked m = Program.run(new ProcessBuilder(cmd), out, err, o.profileFrom == null ? NEVER : o.profileFrom);
+        Program.Marked m = Program.run(new ProcessBuilder(cmd), out, err, o.profileFrom);
         if (!o.quiet) System.err.printf(Locale.ROOT, "%.0f s%n", (System.nanoTime() - start) / 1e9);
         return new Run(name, m.status(), out, err, m.marked());
     }

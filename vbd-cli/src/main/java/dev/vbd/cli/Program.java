@@ -32,7 +32,7 @@ final class Program {
 
     /**
      * Runs it with its stdout and stderr copied byte for byte to {@code out} and {@code err}, noting
-     * when either first carries a line matching {@code marker}. The time is taken as the line arrives,
+     * when either first carries a line matching {@code marker} (none looked for when it is null). The time is taken as the line arrives,
      * a pipe's latency after the program wrote it.
      */
     static Marked run(ProcessBuilder pb, Path out, Path err, Pattern marker) throws UsageException, IOException {
@@ -65,7 +65,7 @@ final class Program {
             try (from; file) {
                 for (int n; (n = from.read(buf)) > 0; ) {
                     file.write(buf, 0, n);
-                    if (marked.get() != null) continue;
+                    if (marker == null || marked.get() != null) continue;
                     for (int i = 0; i < n; i++) {
                         if (buf[i] != '\n') {
                             line.write(buf[i]);

@@ -27,7 +27,11 @@ final class Recorder {
     private final Map<String, Integer> candidateIndex = new HashMap<>();
     private final List<ThreadState> allThreads = new ArrayList<>();
     private final Object threadsLock = new Object();
-    /** The threads in {@link #threads}, each one's number its order of arrival; guarded by {@link #threadsLock}. */
+    /**
+     * The threads in {@link #threads}, each one's number its order of arrival; guarded by {@link #threadsLock}.
+     * Not {@code allThreads.size()}: a thread registers before it is marked busy, and the JDK's
+     * collections may be watched classes, so nothing of the JDK's may run on it before then.
+     */
     private int threadCount;
     private final Evidence[] evidence;
     private volatile Site[] sites = new Site[1024];
