@@ -54,4 +54,30 @@ class AdviseTest {
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("#   " + tick + " (") && l.contains("may race")),
                 String.join("\n", lines));
     }
+    /** With a rule per class, the racy method's class is the scope left out, named with the race's method. */
+    @org.junit.jupiter.api.Test
+    void plantedRacesClassIsNamedAndNeverRelaxed() throws Exception {
+        Path java = Launcher.JDK17;
+        assumeTrue(Files.isExecutable(java), java + " is not installed here");
+        Path config = Launcher.work().resolve("advise-planted-race-classes.relaxed");
+        Files.deleteIfExists(config);
+        List<String> javaCmd = List.of(java.toString(), "-cp", Launcher.classes().toString(), PlantedRace.class.getName(),
+                "--size", "800", "--iterations", "3");
+        Launcher.Result r = Launcher.run(Map.of(), Launcher.vbdCommand("advise",
+                List.of("--scope", "class", "--budget", "5", "--out", config.toString()), javaCmd), 600, "advise-planted-race-classes");
+        assertEquals(0, r.exitCode(), r.describe());
+        assertTrue(r.stderr().contains("printed what it printed on stock Java"), r.describe());
+
+        String progress = PlantedRace.Progress.class.getName();
+        List<String> lines = Files.readAllLines(config, StandardCharsets.UTF_8);
+        List<String> rules = lines.stream().filter(l -> l.startsWith("method ")).toList();
+        assertFalse(rules.isEmpty(), "some costly class is safe to relax:\n" + String.join("\n", lines));
+        for (String rule : rules) {
+            assertTrue(rule.endsWith("#*"), "a rule per class: " + rule);
+            assertFalse(rule.equals("method " + progress + "#*") || rule.equals("method " + PlantedRace.class.getName() + "#*"),
+                    "a racy class relaxed: " + rule);
+        }
+        String named = "not relaxed: " + progress + ": may race: tick(Ljava/lang/String;)V: " + progress + ".";
+        assertTrue(r.stderr().contains(named), "the report names the planted race and its method:\n" + r.describe());
+    }
 }

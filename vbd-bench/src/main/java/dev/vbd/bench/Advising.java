@@ -28,23 +28,31 @@ final class Advising {
     static final int PROFILES = 3;
 
     /** What the advisor did for one workload; {@code config} is relative to the report's folder. */
-    record Advice(String workload, String fields, int trainingSize, int rules, double seconds, int exitStatus, Path config, Path log) {}
+    record Advice(String workload, String fields, String scope, int trainingSize, int rules, double seconds, int exitStatus, Path config, Path log) {}
 
-    /** The advice files' name for a workload advised under a field mode: the workload's, or with the mode beside it. */
-    static String name(String workload, String fields) {
-        return fields.equals("volatile") ? workload : workload + "-" + fields;
+    /**
+     * The advice files' name for a workload advised under a field mode with a scope per rule: the
+     * workload's, with a field mode other than volatile beside it, then {@code classes} for a rule per class.
+     */
+    static String name(String workload, String fields, String scope) {
+        return workload + (fields.equals("volatile") ? "" : "-" + fields) + (scope.equals("class") ? "-classes" : "");
+    }
+
+    /** The advice files' name for a workload advised for a configuration. */
+    static String name(String workload, Config c) {
+        return name(workload, c.fields, c.adviceScope);
     }
 
     private Advising() {}
 
-    static Advice advise(Path repo, String java, List<String> sharedFlags, WorkloadSpec training, String fields, int threads,
+    static Advice advise(Path repo, String java, List<String> sharedFlags, WorkloadSpec training, String fields, String scope, int threads,
                          int iterations, int warmup, int budget, int prepared, Path outDir) throws IOException, InterruptedException {
         Files.createDirectories(outDir);
-        Path config = outDir.resolve(name(training.id(), fields) + ".relaxed");
-        Path log = outDir.resolve(name(training.id(), fields) + ".log");
+        Path config = outDir.resolve(name(training.id(), fields, scope) + ".relaxed");
+        Path log = outDir.resolve(name(training.id(), fields, scope) + ".log");
         List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "advise", "--budget",
                 String.valueOf(budget), "--profiles", String.valueOf(PROFILES), "--profile-from", warmedUp(warmup),
-                "--fields", fields, "--out", config.toString(), "--", java));
+                "--fields", fields, "--scope", scope, "--out", config.toString(), "--", java));
         cmd.addAll(sharedFlags);
         cmd.addAll(training.javaArgs(threads, iterations));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
@@ -65,7 +73,7 @@ final class Advising {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         if (!Files.isRegularFile(config)) Files.writeString(config, "# vbd advise wrote no config: see " + log.getFileName() + "\n");
-        return new Advice(training.id(), fields, training.size() == null ? 0 : training.size(), Bench.countRules(config), seconds, rc,
+        return new Advice(training.id(), fields, scope, training.size() == null ? 0 : training.size(), Bench.countRules(config), seconds, rc,
                 config, log);
     }
 

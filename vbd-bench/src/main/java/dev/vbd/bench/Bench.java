@@ -295,30 +295,31 @@ public final class Bench {
         int shared = (int) used.stream().filter(c -> c.vbd && c.relaxation != Config.Relaxation.ADVISED)
                 .map(Bench::launchKey).distinct().count();
         long advised = used.stream().filter(c -> c.relaxation == Config.Relaxation.ADVISED).count();
-        long modes = used.stream().filter(c -> c.relaxation == Config.Relaxation.ADVISED).map(c -> c.fields).distinct().count();
+        long modes = used.stream().filter(c -> c.relaxation == Config.Relaxation.ADVISED).map(c -> Advising.name("", c)).distinct().count();
         return shared + (int) ((advised + modes) * workloads);
     }
 
     private void advise(RunRecord r, WorkloadCatalog catalog, Set<Config> used, int prepared)
             throws IOException, InterruptedException {
-        // advice is taken under the field mode it runs with: what SC costs, and what relaxing gives back, differ
-        Map<String, List<Config>> byFields = new java.util.TreeMap<>(java.util.Comparator.comparing((String f) -> !f.equals("volatile"))
-                .thenComparing(java.util.Comparator.naturalOrder()));
+        // advice is taken under the field mode it runs with (what SC costs, and what relaxing gives back,
+        // differ) and with the scope of its rules; a key is the advice files' name for the empty workload
+        Map<String, List<Config>> byKind = new java.util.TreeMap<>();
         for (Config c : used) {
-            if (c.relaxation == Config.Relaxation.ADVISED) byFields.computeIfAbsent(c.fields, f -> new ArrayList<>()).add(c);
+            if (c.relaxation == Config.Relaxation.ADVISED) byKind.computeIfAbsent(Advising.name("", c), k -> new ArrayList<>()).add(c);
         }
-        if (byFields.isEmpty()) return;
+        if (byKind.isEmpty()) return;
         Path dir = options.out.resolve("advised");
         for (WorkloadSpec w : r.workloads) {
             WorkloadSpec training = catalog.spec(w.id(), BenchOptions.Mode.QUICK, Map.of());
-            for (Map.Entry<String, List<Config>> e : byFields.entrySet()) {
-                String fields = e.getKey();
-                int budget = e.getValue().stream().mapToInt(c -> c.advisedRules).max().orElseThrow();
-                String name = Advising.name(w.id(), fields);
+            for (List<Config> kind : byKind.values()) {
+                String fields = kind.get(0).fields;
+                String scope = kind.get(0).adviceScope;
+                int budget = kind.stream().mapToInt(c -> c.advisedRules).max().orElseThrow();
+                String name = Advising.name(w.id(), fields, scope);
                 new Progress(err, List.of()).note("advising " + w.id() + " on its training size (" + training.size()
                         + ", " + ADVISE_ITERATIONS + " iterations, profiled after " + ADVISE_WARMUP + "): bin/vbd advise --budget "
-                        + budget + " --fields " + fields + " --profiles " + Advising.PROFILES);
-                Advising.Advice a = Advising.advise(repo, options.java, r.sharedFlags, training, fields, options.headlineThreads(),
+                        + budget + " --fields " + fields + " --scope " + scope + " --profiles " + Advising.PROFILES);
+                Advising.Advice a = Advising.advise(repo, options.java, r.sharedFlags, training, fields, scope, options.headlineThreads(),
                         ADVISE_ITERATIONS, ADVISE_WARMUP, budget, prepared, dir);
                 r.advice.add(a);
                 new Progress(err, List.of()).note(String.format(Locale.ROOT, "%s: %d rules in %.0f s", name, a.rules(), a.seconds()));
@@ -326,7 +327,7 @@ public final class Bench {
                     r.warnings.add(name + ": vbd advise exited with status " + a.exitStatus() + " (see advised/"
                             + a.log().getFileName() + "); its advised configurations ran with the " + a.rules() + " rules it wrote");
                 }
-                for (Config c : e.getValue()) {
+                for (Config c : kind) {
                     Path cut = Advising.firstRules(a.config(), c.advisedRules, dir.resolve(name + "-" + c.advisedRules + ".relaxed"));
                     r.advisedLaunch.put(c.id + "|" + w.id(), VbdOptions.launchPrefix(repo, options.java, cut, c.vbdOptions(true), prepared));
                 }

@@ -48,8 +48,11 @@ public enum Config {
      * instruction: with volatile fields it reaches them through a plain-mode {@code VarHandle}, which
      * costs more than stock in the interpreter and C1, and keeps reference loads in loops under G1.
      */
-    VBD_FENCED_ADVISED("vbd-fenced+advised", 20, "fenced",
+    VBD_FENCED_ADVISED("vbd-fenced+advised", 20, "fenced", "method",
             "under vbd with fenced fields and the scopes 'vbd advise --fields fenced' chose (at most 20)"),
+    /** As {@link #VBD_FENCED_ADVISED}, each rule a class: a cost spread thin over a class's methods shows summed. */
+    VBD_FENCED_ADVISED_CLASSES("vbd-fenced+advised-classes", 20, "fenced", "class",
+            "under vbd with fenced fields and the classes 'vbd advise --fields fenced --scope class' chose (at most 20)"),
     /**
      * The negative control: vbd's launcher, agent and patched JDK with every class of the program
      * and of the JDK relaxed. What remains is vbd's machinery without its fences, which must not
@@ -75,6 +78,8 @@ public enum Config {
     public final String description;
     /** With {@link Relaxation#ADVISED}: how many of the advisor's rules, the costliest first. */
     public final int advisedRules;
+    /** With {@link Relaxation#ADVISED}: what one rule relaxes, {@code bin/vbd advise --scope method|class}. */
+    public final String adviceScope;
 
     Config(String id, boolean vbd, Relaxation relaxation, List<String> flags, String baseline, String description) {
         this(id, vbd, relaxation, "volatile", flags, baseline, description);
@@ -90,22 +95,23 @@ public enum Config {
     }
 
     Config(String id, int advisedRules, String description) {
-        this(id, advisedRules, "volatile", description);
+        this(id, advisedRules, "volatile", "method", description);
     }
 
-    Config(String id, int advisedRules, String fields, String description) {
-        this(id, true, Relaxation.ADVISED, fields, "all", List.of(), "stock", description, advisedRules);
+    Config(String id, int advisedRules, String fields, String adviceScope, String description) {
+        this(id, true, Relaxation.ADVISED, fields, "all", List.of(), "stock", description, advisedRules, adviceScope);
     }
 
     Config(String id, boolean vbd, Relaxation relaxation, String fields, String optimise, List<String> flags,
            String baseline, String description) {
-        this(id, vbd, relaxation, fields, optimise, flags, baseline, description, 0);
+        this(id, vbd, relaxation, fields, optimise, flags, baseline, description, 0, "method");
     }
 
     Config(String id, boolean vbd, Relaxation relaxation, String fields, String optimise, List<String> flags,
-           String baseline, String description, int advisedRules) {
+           String baseline, String description, int advisedRules, String adviceScope) {
         this.id = id;
         this.advisedRules = advisedRules;
+        this.adviceScope = adviceScope;
         this.fields = fields;
         this.optimise = optimise;
         this.vbd = vbd;

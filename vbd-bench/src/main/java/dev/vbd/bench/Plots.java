@@ -129,7 +129,8 @@ final class Plots {
     static boolean scopes(RunRecord r, Path file) throws IOException {
         int t = r.options.headlineThreads();
         List<Config> advised = new ArrayList<>(r.compared().stream()
-                .filter(c -> c.relaxation == Config.Relaxation.ADVISED && c.fields.equals(Config.VBD.fields)).toList());
+                .filter(c -> c.relaxation == Config.Relaxation.ADVISED && c.fields.equals(Config.VBD.fields)
+                        && c.adviceScope.equals(Config.VBD_ADVISED.adviceScope)).toList());
         if (advised.size() < 2 && !(advised.size() == 1 && r.compared().contains(Config.VBD))) return false;
         advised.sort(java.util.Comparator.comparingInt(c -> c.advisedRules));
         List<Config> points = new ArrayList<>();

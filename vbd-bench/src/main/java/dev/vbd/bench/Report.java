@@ -70,7 +70,7 @@ final class Report {
     private static List<Object> adviceJson(RunRecord r) {
         List<Object> out = new ArrayList<>();
         for (Advising.Advice a : r.advice) {
-            out.add(map("workload", a.workload(), "fields", a.fields(), "training_size", a.trainingSize(), "rules", a.rules(),
+            out.add(map("workload", a.workload(), "fields", a.fields(), "scope", a.scope(), "training_size", a.trainingSize(), "rules", a.rules(),
                     "advisor_s", a.seconds(), "exit_status", a.exitStatus(), "config", "advised/" + a.config().getFileName()));
         }
         return out;
@@ -79,11 +79,11 @@ final class Report {
     private static void adviceSection(StringBuilder md, RunRecord r) {
         md.append("## Advice\n\n`bin/vbd advise` on each workload at its training size; each advised configuration ran")
                 .append(" its config's first rules (`advised/WORKLOAD-N.relaxed`; advised with fenced fields:")
-                .append(" `advised/WORKLOAD-fenced-N.relaxed`).\n\n")
-                .append("| workload | fields | training size | rules | advisor's time | config |\n|---|---|---|---|---|---|\n");
+                .append(" `advised/WORKLOAD-fenced-N.relaxed`; a rule per class: `advised/WORKLOAD-fenced-classes-N.relaxed`).\n\n")
+                .append("| workload | fields | a rule per | training size | rules | advisor's time | config |\n|---|---|---|---|---|---|---|\n");
         for (Advising.Advice a : r.advice) {
-            md.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.0f s%s | [advised/%s](advised/%s) |%n", a.workload(),
-                    a.fields(), a.trainingSize(), a.rules(), a.seconds(), a.exitStatus() == 0 ? "" : " (exit " + a.exitStatus() + ")",
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %.0f s%s | [advised/%s](advised/%s) |%n", a.workload(),
+                    a.fields(), a.scope(), a.trainingSize(), a.rules(), a.seconds(), a.exitStatus() == 0 ? "" : " (exit " + a.exitStatus() + ")",
                     a.config().getFileName(), a.config().getFileName()));
         }
         md.append('\n');
@@ -441,7 +441,7 @@ final class Report {
                     case NONE -> "";
                     case LISTED -> " --relaxed " + (r.relaxedFile == null ? "?" : r.relaxedFile.getFileName());
                     case ALL -> " --relaxed " + (r.allRelaxedFile == null ? "?" : r.allRelaxedFile.getFileName());
-                    case ADVISED -> " --relaxed advised/" + Advising.name("WORKLOAD", c.fields) + "-" + c.advisedRules + ".relaxed";
+                    case ADVISED -> " --relaxed advised/" + Advising.name("WORKLOAD", c) + "-" + c.advisedRules + ".relaxed";
                 };
                 int own = e.getValue().size() - c.flags.size();
                 flags = "`bin/vbd run" + relaxed + c.vbdOptions(false).stream().map(w -> " " + w).collect(java.util.stream.Collectors.joining()) + "`: the prepared image's java" + (own == 0 ? "" : " and " + own + " option" + (own == 1 ? "" : "s"))

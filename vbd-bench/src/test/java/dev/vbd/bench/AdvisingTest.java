@@ -64,7 +64,11 @@ class AdvisingTest {
         Config c = Config.byId("vbd-fenced+advised");
         assertEquals(Config.Relaxation.ADVISED, c.relaxation);
         assertEquals(java.util.List.of("--fields", "fenced"), c.vbdOptions(false));
-        assertEquals("javac-fenced", Advising.name("javac", c.fields));
-        assertEquals("javac", Advising.name("javac", Config.VBD_ADVISED.fields));
+        assertEquals("javac-fenced", Advising.name("javac", c));
+        assertEquals("javac", Advising.name("javac", Config.VBD_ADVISED));
+        Config classes = Config.byId("vbd-fenced+advised-classes");
+        assertEquals("class", classes.adviceScope);
+        assertEquals("javac-fenced-classes", Advising.name("javac", classes));
+        assertEquals(java.util.List.of("--fields", "fenced"), classes.vbdOptions(false));
     }
 }

@@ -86,25 +86,41 @@ final class AdviseCommand {
 
         Profile stockProfile = Profile.read(stockRecordings);
         Profile vbdProfile = Profile.read(vbdRecordings);
-        List<Cost> costs = Cost.of(stockProfile, vbdProfile);
+        boolean classes = "class".equals(o.scope);
+        List<Cost> costs = classes ? Cost.byClass(stockProfile, vbdProfile) : Cost.of(stockProfile, vbdProfile);
         List<Cost> candidates = new ArrayList<>();
         for (Cost c : costs) {
             if (c.observable() && candidates.size() < Math.max(30, budget * CANDIDATES_PER_RULE)) candidates.add(c);
         }
-        List<String> names = candidates.stream().map(Cost::method).toList();
+        // the observer checks methods: a class's are every method it declares with code
+        Path javaHome = Jdk.resolve(java).home();
+        Map<String, List<String>> members = new LinkedHashMap<>();
+        if (classes) {
+            members.putAll(Reach.methods(args, candidates.stream().map(Cost::scope).toList(), javaHome));
+        } else {
+            for (Cost c : candidates) members.put(c.scope(), List.of(c.scope()));
+        }
+        List<String> names = members.values().stream().flatMap(List::stream).distinct().toList();
         Files.write(work.resolve(ObserveAgent.CANDIDATES), names, StandardCharsets.UTF_8);
-        Files.write(work.resolve(ObserveAgent.REACH), Reach.of(args, names, Jdk.resolve(java).home()), StandardCharsets.UTF_8);
+        Files.write(work.resolve(ObserveAgent.REACH), Reach.of(args, names, javaHome), StandardCharsets.UTF_8);
         Map<?, ?> seen;
-        if (candidates.isEmpty()) {
-            if (!o.quiet) System.err.println("vbd: advise: 3/4 no method of the program costs more under vbd beyond sampling noise: nothing to observe");
+        if (names.isEmpty()) {
+            if (!o.quiet) System.err.println("vbd: advise: 3/4 no " + (classes ? "class" : "method")
+                    + " of the program costs more under vbd beyond sampling noise: nothing to observe");
             seen = Map.of("candidates", List.of(), "unobserved", List.of());
         } else {
             long jdk = candidates.stream().filter(c -> !c.program()).count();
-            seen = observe(java, args, candidates.size() + " candidate methods" + (jdk == 0 ? "" : " (" + jdk + " of the JDK's)"));
+            seen = observe(java, args, (classes ? candidates.size() + " candidate classes (" + names.size() + " methods)"
+                    : names.size() + " candidate methods") + (jdk == 0 ? "" : " (" + jdk + " of the JDK's)"));
         }
         if (seen == null) return 1;
+        Map<String, Map<?, ?>> perMethod = new LinkedHashMap<>();
+        for (Object e : (List<?>) seen.get("candidates")) perMethod.put((String) ((Map<?, ?>) e).get("method"), (Map<?, ?>) e);
         Map<String, Map<?, ?>> evidence = new LinkedHashMap<>();
-        for (Object e : (List<?>) seen.get("candidates")) evidence.put((String) ((Map<?, ?>) e).get("method"), (Map<?, ?>) e);
+        members.forEach((scope, methods) -> {
+            Map<?, ?> e = Advice.combined(methods, perMethod);
+            if (e != null) evidence.put(scope, e);
+        });
 
         Advice advice = Advice.choose(costs, evidence, budget, vbdProfile.total(), stockProfile.total());
         Files.writeString(out, advice.config(args, (List<?>) seen.get("unobserved")), StandardCharsets.UTF_8);

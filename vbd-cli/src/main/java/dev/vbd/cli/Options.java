@@ -38,6 +38,8 @@ final class Options {
      * that matches it (the end of a warm-up), so that they weigh the steady state.
      */
     Pattern profileFrom;
+    /** {@code advise --scope}: whether a rule relaxes one method or every method of a class. */
+    String scope;
     final List<String> command = new ArrayList<>();
 
     static Options parse(String verb, List<String> args, List<String> allowed) throws UsageException {
@@ -59,7 +61,7 @@ final class Options {
             String value = null;
             if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")
                     || name.equals("--fields") || name.equals("--optimise") || name.equals("--budget") || name.equals("--out")
-                    || name.equals("--profiles") || name.equals("--profile-from")) {
+                    || name.equals("--profiles") || name.equals("--profile-from") || name.equals("--scope")) {
                 if (a.contains("=")) {
                     value = a.substring(a.indexOf('=') + 1);
                 } else {
@@ -97,6 +99,12 @@ final class Options {
                         throw new UsageException("--profile-from takes a regular expression, got '" + value + "': "
                                 + e.getDescription());
                     }
+                }
+                case "--scope" -> {
+                    if (!value.equals("method") && !value.equals("class")) {
+                        throw new UsageException("--scope takes method or class, got '" + value + "'");
+                    }
+                    o.scope = value;
                 }
                 case "--jdk" -> o.jdk = true;
                 case "--all" -> o.all = true;

@@ -1,19 +1,20 @@
 package dev.vbd.cli.advise;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The advisor's choice: the costliest methods whose accesses the observed run showed cannot race,
- * at most {@code budget} of them, and why every other costly method was left out.
+ * The advisor's choice: the costliest scopes (methods, or classes) whose accesses the observed run
+ * showed cannot race, at most {@code budget} of them, and why every other costly scope was left out.
  */
 public final class Advice {
-    /** A method relaxed, its cost and the evidence. */
+    /** A scope relaxed, its cost and the evidence. */
     public record Rule(Cost cost, long accesses, long confined, long ordered) {}
 
-    /** A costly method left out, and why. */
+    /** A costly scope left out, and why. */
     public record LeftOut(Cost cost, String why) {}
 
     public final List<Rule> rules = new ArrayList<>();
@@ -27,19 +28,19 @@ public final class Advice {
     }
 
     /**
-     * {@code evidence}: the observer's entry per candidate method ({@code accesses}, {@code confined},
-     * {@code ordered}, {@code race}); a costly method without one was not observed.
+     * {@code evidence}: the observer's entry per candidate scope ({@code accesses}, {@code confined},
+     * {@code ordered}, {@code race}); a costly scope without one was not observed.
      */
     public static Advice choose(List<Cost> costs, Map<String, ? extends Map<?, ?>> evidence, int budget, long vbdTotal,
                                 long stockTotal) {
         Advice a = new Advice(vbdTotal, stockTotal);
         for (Cost c : costs) {
-            Map<?, ?> e = evidence.get(c.method());
+            Map<?, ?> e = evidence.get(c.scope());
             String why;
             if (!c.observable()) {
                 why = "JDK code the JVM or the observer runs on itself: not watched, so nothing shows it cannot race";
             } else if (e == null) {
-                why = "not observed: past the candidates the observer was given";
+                why = "not observed: past the candidates the observer was given" + (c.isClass() ? ", or its class file was not found" : "");
             } else if (e.get("race") != null) {
                 why = "may race: " + e.get("race");
             } else if (number(e, "accesses") == 0) {
@@ -53,6 +54,30 @@ public final class Advice {
             a.leftOut.add(new LeftOut(c, why));
         }
         return a;
+    }
+
+    /**
+     * A scope's evidence from its methods' entries: their accesses and locations summed (a location
+     * two methods touched counts for each), and the first race of any, named by its method; null
+     * when none of them was observed.
+     */
+    public static Map<String, Object> combined(List<String> methods, Map<String, ? extends Map<?, ?>> perMethod) {
+        Map<String, Object> sum = null;
+        for (String m : methods) {
+            Map<?, ?> e = perMethod.get(m);
+            if (e == null) continue;
+            if (sum == null) {
+                sum = new LinkedHashMap<>();
+                sum.put("accesses", 0L);
+                sum.put("confined", 0L);
+                sum.put("ordered", 0L);
+            }
+            for (String key : List.of("accesses", "confined", "ordered")) sum.put(key, (Long) sum.get(key) + number(e, key));
+            if (e.get("race") != null && sum.get("race") == null) {
+                sum.put("race", methods.size() == 1 ? e.get("race") : m.substring(m.indexOf('#') + 1) + ": " + e.get("race"));
+            }
+        }
+        return sum;
     }
 
     private static long number(Map<?, ?> m, String key) {
@@ -75,7 +100,7 @@ public final class Advice {
                 stockTotal, vbdTotal, stockTotal == 0 ? 0 : 100.0 * (vbdTotal - stockTotal) / stockTotal, rules.size()));
         sb.append(String.format(Locale.ROOT, "# spent %s of the run under vbd beyond stock: what relaxing them can give back.%n",
                 percent(expectedGain())));
-        sb.append("# Safe: in an observed run of the program, every field and array element each rule's method touched\n");
+        sb.append("# Safe: in an observed run of the program, every field and array element each rule's methods touched\n");
         sb.append("# stayed with one thread, or each access to it by another thread was ordered after the last write,\n");
         sb.append("# and each write after every access, by a lock, an SC access or a thread's start or join. One run\n");
         sb.append("# shows what that run did: a path it did not take, and the accesses of JDK classes other than the\n");
@@ -90,14 +115,14 @@ public final class Advice {
             sb.append('\n');
             sb.append(String.format(Locale.ROOT, "# gain: %s of the run under vbd (%d samples under vbd, %d under stock)%n",
                     percent(r.cost().share(vbdTotal)), r.cost().vbd(), r.cost().stock()));
-            sb.append(String.format(Locale.ROOT, "# safe: %d accesses to %d locations: %d confined to one thread, %d shared and ordered%n",
-                    r.accesses(), r.confined() + r.ordered(), r.confined(), r.ordered()));
-            sb.append("method ").append(r.cost().method()).append('\n');
+            sb.append(String.format(Locale.ROOT, "# safe: %d accesses to %d locations%s: %d confined to one thread, %d shared and ordered%n",
+                    r.accesses(), r.confined() + r.ordered(), r.cost().isClass() ? " (per method)" : "", r.confined(), r.ordered()));
+            sb.append(r.cost().rule()).append('\n');
         }
         if (!leftOut.isEmpty()) {
             sb.append("\n# Costly under vbd but not relaxed:\n");
             for (LeftOut l : leftOut) {
-                sb.append(String.format(Locale.ROOT, "#   %s (%s of the run): %s%n", l.cost().method(),
+                sb.append(String.format(Locale.ROOT, "#   %s (%s of the run): %s%n", l.cost().scope(),
                         percent(l.cost().share(vbdTotal)), l.why()));
             }
         }
@@ -111,7 +136,7 @@ public final class Advice {
                 rules.size(), out, percent(expectedGain())));
         for (LeftOut l : leftOut) {
             if (l.why().startsWith("may race")) {
-                sb.append("vbd: advise: not relaxed: ").append(l.cost().method()).append(": ").append(l.why()).append('\n');
+                sb.append("vbd: advise: not relaxed: ").append(l.cost().scope()).append(": ").append(l.why()).append('\n');
             }
         }
         return sb.toString();

@@ -3,16 +3,21 @@ package dev.vbd.cli.advise;
 import dev.vbd.agent.observe.JdkClasses;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * What SC costs in one method: its samples under vbd beyond those under stock Java, for the same
+ * What SC costs in one scope: its samples under vbd beyond those under stock Java, for the same
  * work. Only a difference larger than sampling noise counts: twice the standard deviation of a
  * difference of two Poisson counts.
+ *
+ * @param scope a method ({@code owner#name(descriptor)}, owner dotted) or a class (its dotted name),
+ *              as {@link #rule()} relaxes it
  */
-public record Cost(String method, long stock, long vbd, boolean program) {
+public record Cost(String scope, long stock, long vbd, boolean program) {
     public long excess() {
         return vbd - stock;
     }
@@ -21,25 +26,60 @@ public record Cost(String method, long stock, long vbd, boolean program) {
         return excess() > 2 * Math.sqrt(vbd + stock) && excess() >= 3;
     }
 
-    /** Whether the observer can check it: a method of the program's, or of a JDK class it can watch. */
-    public boolean observable() {
-        return program || JdkClasses.watchable(method.substring(0, method.indexOf('#')));
+    /** Whether this scope is a class, every method of it. */
+    public boolean isClass() {
+        return scope.indexOf('#') < 0;
     }
 
-    /** The share of the run under vbd that relaxing this method could give back. */
+    /** The dotted name of the class the scope is in, or is. */
+    public String owner() {
+        return isClass() ? scope : scope.substring(0, scope.indexOf('#'));
+    }
+
+    /** Whether the observer can check it: the program's, or of a JDK class it can watch. */
+    public boolean observable() {
+        return program || JdkClasses.watchable(owner());
+    }
+
+    /** The relaxed config's line for it: a class's methods, not its fields, which code elsewhere reaches too. */
+    public String rule() {
+        return "method " + (isClass() ? scope + "#*" : scope);
+    }
+
+    /** The share of the run under vbd that relaxing this scope could give back. */
     public double share(long vbdTotal) {
         return vbdTotal == 0 ? 0 : (double) excess() / vbdTotal;
     }
 
     /** Methods costlier under vbd, the costliest first. */
     public static List<Cost> of(Profile stock, Profile vbd) {
-        Set<String> methods = new HashSet<>(vbd.samples.keySet());
+        return significant(stock.samples, vbd.samples, vbd.program::contains);
+    }
+
+    /**
+     * Classes costlier under vbd, the costliest first: each one's methods' samples summed, so that a
+     * cost spread over many methods, each within sampling noise, still shows.
+     */
+    public static List<Cost> byClass(Profile stock, Profile vbd) {
+        Set<String> programClasses = new HashSet<>();
+        for (String m : vbd.program) programClasses.add(m.substring(0, m.indexOf('#')));
+        return significant(perClass(stock.samples), perClass(vbd.samples), programClasses::contains);
+    }
+
+    private static Map<String, Long> perClass(Map<String, Long> perMethod) {
+        Map<String, Long> perClass = new HashMap<>();
+        perMethod.forEach((m, n) -> perClass.merge(m.substring(0, m.indexOf('#')), n, Long::sum));
+        return perClass;
+    }
+
+    private static List<Cost> significant(Map<String, Long> stock, Map<String, Long> vbd,
+                                          java.util.function.Predicate<String> program) {
         List<Cost> costs = new ArrayList<>();
-        for (String m : methods) {
-            Cost c = new Cost(m, stock.samples(m), vbd.samples(m), vbd.program.contains(m));
+        for (String s : vbd.keySet()) {
+            Cost c = new Cost(s, stock.getOrDefault(s, 0L), vbd.get(s), program.test(s));
             if (c.significant()) costs.add(c);
         }
-        costs.sort(Comparator.comparingLong(Cost::excess).reversed().thenComparing(Cost::method));
+        costs.sort(Comparator.comparingLong(Cost::excess).reversed().thenComparing(Cost::scope));
         return costs;
     }
 }

@@ -15,6 +15,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,25 +40,64 @@ public final class Reach {
 
     /** The lines of the observer's reach file, or {@link #EVERYTHING}. */
     public static List<String> of(List<String> javaArgs, List<String> candidates, Path javaHome) throws IOException {
-        List<Path> path = classPath(javaArgs);
         Set<String> lines = new TreeSet<>();
-        FileSystem jdk = null;
-        try {
+        try (ClassFiles files = new ClassFiles(javaArgs, javaHome)) {
             for (String candidate : candidates) {
-                int hash = candidate.indexOf('#');
-                String owner = candidate.substring(0, hash).replace('.', '/');
-                byte[] bytes = find(path, owner + ".class");
-                if (bytes == null) {
-                    if (jdk == null) jdk = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", javaHome.toString()));
-                    bytes = findInJdk(jdk, owner + ".class");
-                }
+                byte[] bytes = files.find(candidate.substring(0, candidate.indexOf('#')));
                 if (bytes == null) return List.of(EVERYTHING);
                 reach(bytes, candidate, lines);
             }
-        } finally {
-            if (jdk != null) jdk.close();
         }
         return new ArrayList<>(lines);
+    }
+
+    /**
+     * The methods with code that each class (dotted name) declares, as candidates are named; a class
+     * whose class file is not found has none.
+     */
+    public static Map<String, List<String>> methods(List<String> javaArgs, List<String> classes, Path javaHome) throws IOException {
+        Map<String, List<String>> methods = new LinkedHashMap<>();
+        try (ClassFiles files = new ClassFiles(javaArgs, javaHome)) {
+            for (String c : classes) {
+                List<String> declared = new ArrayList<>();
+                methods.put(c, declared);
+                byte[] bytes = files.find(c);
+                if (bytes == null) continue;
+                new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
+                    @Override
+                    public MethodVisitor visitMethod(int access, String n, String d, String signature, String[] exceptions) {
+                        if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0) declared.add(c + "#" + n + d);
+                        return null;
+                    }
+                }, ClassReader.SKIP_CODE);
+            }
+        }
+        return methods;
+    }
+
+    /** Class files by dotted name: the program's class path first, then the JDK's run-time image. */
+    private static final class ClassFiles implements AutoCloseable {
+        private final List<Path> path;
+        private final Path javaHome;
+        private FileSystem jdk;
+
+        ClassFiles(List<String> javaArgs, Path javaHome) {
+            this.path = classPath(javaArgs);
+            this.javaHome = javaHome;
+        }
+
+        byte[] find(String className) throws IOException {
+            String entry = className.replace('.', '/') + ".class";
+            byte[] bytes = Reach.find(path, entry);
+            if (bytes != null) return bytes;
+            if (jdk == null) jdk = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", javaHome.toString()));
+            return findInJdk(jdk, entry);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (jdk != null) jdk.close();
+        }
     }
 
     private static void reach(byte[] bytes, String candidate, Set<String> lines) {

@@ -49,9 +49,9 @@ class AdviceTest {
         seen.put("a.Safe#third()V", evidence("a.Safe#third()V", 5, 1, 0, null));
 
         Advice a = Advice.choose(costs, seen, 2, 2000, 1500);
-        assertEquals(List.of("a.Safe#first()V", "a.Safe#second()V"), a.rules.stream().map(r -> r.cost().method()).toList());
+        assertEquals(List.of("a.Safe#first()V", "a.Safe#second()V"), a.rules.stream().map(r -> r.cost().scope()).toList());
         Map<String, String> why = new HashMap<>();
-        a.leftOut.forEach(l -> why.put(l.cost().method(), l.why()));
+        a.leftOut.forEach(l -> why.put(l.cost().scope(), l.why()));
         assertTrue(why.get("a.Racy#hot()V").startsWith("may race: a.Racy.n"), why.toString());
         // a JDK method is observed like the program's, but for the classes the JVM and the observer run on
         assertTrue(why.get("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;").startsWith("may race: java.util.HashMap.table"),
@@ -107,6 +107,59 @@ class AdviceTest {
                 + "# safe: 100 accesses to 4 locations: 3 confined to one thread, 1 shared and ordered\n"
                 + "method a.Safe#first()V\n"), config);
         assertTrue(config.contains("#   a.Racy#hot()V (10.0% of the run): may race: a.Racy.n: no order"), config);
+    }
+
+    @Test
+    void aCostSpreadOverAClassesMethodsShowsForTheClass() {
+        Profile stock = new Profile();
+        Profile vbd = new Profile();
+        for (int i = 0; i < 10; i++) {
+            stock.samples.put("a.Spread#m" + i + "()V", 20L);
+            vbd.samples.put("a.Spread#m" + i + "()V", 28L); // each within sampling noise
+            vbd.program.add("a.Spread#m" + i + "()V");
+        }
+        stock.samples.put("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 100L);
+        vbd.samples.put("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 160L);
+        assertEquals(List.of("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;"),
+                Cost.of(stock, vbd).stream().map(Cost::scope).toList());
+        List<Cost> classes = Cost.byClass(stock, vbd);
+        assertEquals(List.of("a.Spread", "java.util.HashMap"), classes.stream().map(Cost::scope).toList());
+        assertEquals(new Cost("a.Spread", 200, 280, true), classes.get(0));
+        assertFalse(classes.get(1).program());
+        assertEquals("method a.Spread#*", classes.get(0).rule());
+        assertEquals("method a.Safe#first()V", new Cost("a.Safe#first()V", 0, 1, true).rule());
+    }
+
+    @Test
+    void aClassIsSafeWhenEachOfItsMethodsIsAndItsRaceNamesTheMethod() {
+        Map<String, Map<?, ?>> perMethod = Map.of(
+                "a.C#f()V", evidence("a.C#f()V", 10, 2, 1, null),
+                "a.C#g()V", evidence("a.C#g()V", 5, 1, 0, null),
+                "a.D#h()V", evidence("a.D#h()V", 3, 0, 0, "a.D.n: no order"),
+                "a.D#k()V", evidence("a.D#k()V", 4, 1, 0, null));
+        Map<String, Object> c = Advice.combined(List.of("a.C#f()V", "a.C#g()V"), perMethod);
+        assertEquals(15L, c.get("accesses"));
+        assertEquals(3L, c.get("confined"));
+        assertEquals(1L, c.get("ordered"));
+        assertEquals(null, c.get("race"));
+        assertEquals("h()V: a.D.n: no order", Advice.combined(List.of("a.D#k()V", "a.D#h()V"), perMethod).get("race"));
+        assertEquals(null, Advice.combined(List.of(), perMethod));
+
+        Map<String, Map<?, ?>> evidence = Map.of("a.C", c, "a.D", Advice.combined(List.of("a.D#k()V", "a.D#h()V"), perMethod));
+        Advice a = Advice.choose(List.of(new Cost("a.D", 0, 300, true), new Cost("a.C", 10, 200, true)), evidence, 20, 1000, 800);
+        String config = a.config(List.of("Main"), List.of());
+        assertTrue(config.contains("# safe: 15 accesses to 4 locations (per method): 3 confined to one thread, 1 shared and ordered\n"
+                + "method a.C#*\n"), config);
+        assertTrue(config.contains("#   a.D (30.0% of the run): may race: h()V: a.D.n: no order"), config);
+    }
+
+    @Test
+    void aClassesMethodsAreThoseWithCode() throws Exception {
+        Map<String, List<String>> m = Reach.methods(List.of("-cp", tmp.toString(), "Main"),
+                List.of("java.util.AbstractList", "no.Such"), Path.of(System.getProperty("java.home")));
+        assertTrue(m.get("java.util.AbstractList").contains("java.util.AbstractList#indexOf(Ljava/lang/Object;)I"), m.toString());
+        assertFalse(m.get("java.util.AbstractList").contains("java.util.AbstractList#get(I)Ljava/lang/Object;"), m.toString());
+        assertEquals(List.of(), m.get("no.Such"));
     }
 
     @Test

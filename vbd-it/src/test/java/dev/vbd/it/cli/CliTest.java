@@ -159,6 +159,9 @@ class CliTest {
         Result regex = vbd("advise", "--profile-from", "iteration (5", "--", "java", "-cp", ".", "Main");
         assertEquals(2, regex.status());
         assertTrue(regex.err().contains("--profile-from takes a regular expression, got 'iteration (5': Unclosed group"), regex.err());
+        Result scope = vbd("advise", "--scope", "package", "--", "java", "-cp", ".", "Main");
+        assertEquals(2, scope.status());
+        assertTrue(scope.err().contains("--scope takes method or class, got 'package'"), scope.err());
     }
 
     @Test
