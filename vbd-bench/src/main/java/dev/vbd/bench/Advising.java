@@ -32,10 +32,12 @@ final class Advising {
 
     /**
      * The advice files' name for a workload advised under a field mode with a scope per rule: the
-     * workload's, with a field mode other than volatile beside it, then {@code classes} for a rule per class.
+     * workload's, with a field mode other than volatile beside it, then {@code classes} or {@code packages}
+     * for a rule per class or package.
      */
     static String name(String workload, String fields, String scope) {
-        return workload + (fields.equals("volatile") ? "" : "-" + fields) + (scope.equals("class") ? "-classes" : "");
+        return workload + (fields.equals("volatile") ? "" : "-" + fields)
+                + (scope.equals("class") ? "-classes" : scope.equals("package") ? "-packages" : "");
     }
 
     /** The advice files' name for a workload advised for a configuration. */

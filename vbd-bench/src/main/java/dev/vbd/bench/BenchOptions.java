@@ -43,7 +43,8 @@ public final class BenchOptions {
                                  vbd+advised (the scopes 'bin/vbd advise' chose on each workload's
                                  training size, at most 20), vbd+advised-5, -10, -50 (its first N),
                                  vbd-fenced+advised (advised and run with fenced fields),
-                                 vbd-fenced+advised-classes (the same, a rule per class)
+                                 vbd-fenced+advised-classes, -packages (the same, a rule per class
+                                 or per package)
               --relaxed FILE     the relaxed config of vbd+relaxed (default: the bundled list)
               --invocations N    JVM invocations per workload and configuration (at least 2)
               --iterations N     iterations per invocation; --warmup W of them are dropped

@@ -53,6 +53,9 @@ public enum Config {
     /** As {@link #VBD_FENCED_ADVISED}, each rule a class: a cost spread thin over a class's methods shows summed. */
     VBD_FENCED_ADVISED_CLASSES("vbd-fenced+advised-classes", 20, "fenced", "class",
             "under vbd with fenced fields and the classes 'vbd advise --fields fenced --scope class' chose (at most 20)"),
+    /** As {@link #VBD_FENCED_ADVISED}, each rule a package's classes. */
+    VBD_FENCED_ADVISED_PACKAGES("vbd-fenced+advised-packages", 20, "fenced", "package",
+            "under vbd with fenced fields and the packages 'vbd advise --fields fenced --scope package' chose (at most 20)"),
     /**
      * The negative control: vbd's launcher, agent and patched JDK with every class of the program
      * and of the JDK relaxed. What remains is vbd's machinery without its fences, which must not
@@ -78,7 +81,7 @@ public enum Config {
     public final String description;
     /** With {@link Relaxation#ADVISED}: how many of the advisor's rules, the costliest first. */
     public final int advisedRules;
-    /** With {@link Relaxation#ADVISED}: what one rule relaxes, {@code bin/vbd advise --scope method|class}. */
+    /** With {@link Relaxation#ADVISED}: what one rule relaxes, {@code bin/vbd advise --scope method|class|package}. */
     public final String adviceScope;
 
     Config(String id, boolean vbd, Relaxation relaxation, List<String> flags, String baseline, String description) {

@@ -79,7 +79,7 @@ final class Report {
     private static void adviceSection(StringBuilder md, RunRecord r) {
         md.append("## Advice\n\n`bin/vbd advise` on each workload at its training size; each advised configuration ran")
                 .append(" its config's first rules (`advised/WORKLOAD-N.relaxed`; advised with fenced fields:")
-                .append(" `advised/WORKLOAD-fenced-N.relaxed`; a rule per class: `advised/WORKLOAD-fenced-classes-N.relaxed`).\n\n")
+                .append(" `advised/WORKLOAD-fenced-N.relaxed`; a rule per class or package: `advised/WORKLOAD-fenced-classes-N.relaxed`, `-packages-N`).\n\n")
                 .append("| workload | fields | a rule per | training size | rules | advisor's time | config |\n|---|---|---|---|---|---|---|\n");
         for (Advising.Advice a : r.advice) {
             md.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %.0f s%s | [advised/%s](advised/%s) |%n", a.workload(),

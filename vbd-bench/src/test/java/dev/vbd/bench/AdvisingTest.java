@@ -70,5 +70,6 @@ class AdvisingTest {
         assertEquals("class", classes.adviceScope);
         assertEquals("javac-fenced-classes", Advising.name("javac", classes));
         assertEquals(java.util.List.of("--fields", "fenced"), classes.vbdOptions(false));
+        assertEquals("javac-fenced-packages", Advising.name("javac", Config.byId("vbd-fenced+advised-packages")));
     }
 }

@@ -86,40 +86,55 @@ final class AdviseCommand {
 
         Profile stockProfile = Profile.read(stockRecordings);
         Profile vbdProfile = Profile.read(vbdRecordings);
-        boolean classes = "class".equals(o.scope);
-        List<Cost> costs = classes ? Cost.byClass(stockProfile, vbdProfile) : Cost.of(stockProfile, vbdProfile);
+        String scope = o.scope == null ? "method" : o.scope;
+        List<Cost> costs = switch (scope) {
+            case "class" -> Cost.byClass(stockProfile, vbdProfile);
+            case "package" -> Cost.byPackage(stockProfile, vbdProfile);
+            default -> Cost.of(stockProfile, vbdProfile);
+        };
         List<Cost> candidates = new ArrayList<>();
         for (Cost c : costs) {
             if (c.observable() && candidates.size() < Math.max(30, budget * CANDIDATES_PER_RULE)) candidates.add(c);
         }
-        // the observer checks methods: a class's are every method it declares with code
+        // the observer checks methods: a class's are every method it declares with code, a package's its classes'
         Path javaHome = Jdk.resolve(java).home();
         Map<String, List<String>> members = new LinkedHashMap<>();
-        if (classes) {
-            members.putAll(Reach.methods(args, candidates.stream().map(Cost::scope).toList(), javaHome));
-        } else {
-            for (Cost c : candidates) members.put(c.scope(), List.of(c.scope()));
+        List<String> scopes = candidates.stream().map(Cost::scope).toList();
+        switch (scope) {
+            case "class" -> members.putAll(Reach.methods(args, scopes, javaHome));
+            case "package" -> {
+                for (Map.Entry<String, List<String>> p : Reach.classes(args, scopes, javaHome).entrySet()) {
+                    members.put(p.getKey(), Reach.methods(args, p.getValue(), javaHome).values().stream().flatMap(List::stream).toList());
+                }
+            }
+            default -> {
+                for (String m : scopes) members.put(m, List.of(m));
+            }
         }
         List<String> names = members.values().stream().flatMap(List::stream).distinct().toList();
         Files.write(work.resolve(ObserveAgent.CANDIDATES), names, StandardCharsets.UTF_8);
         Files.write(work.resolve(ObserveAgent.REACH), Reach.of(args, names, javaHome), StandardCharsets.UTF_8);
         Map<?, ?> seen;
         if (names.isEmpty()) {
-            if (!o.quiet) System.err.println("vbd: advise: 3/4 no " + (classes ? "class" : "method")
+            if (!o.quiet) System.err.println("vbd: advise: 3/4 no " + scope
                     + " of the program costs more under vbd beyond sampling noise: nothing to observe");
             seen = Map.of("candidates", List.of(), "unobserved", List.of());
         } else {
             long jdk = candidates.stream().filter(c -> !c.program()).count();
-            seen = observe(java, args, (classes ? candidates.size() + " candidate classes (" + names.size() + " methods)"
-                    : names.size() + " candidate methods") + (jdk == 0 ? "" : " (" + jdk + " of the JDK's)"));
+            String what = switch (scope) {
+                case "class" -> candidates.size() + " candidate classes (" + names.size() + " methods)";
+                case "package" -> candidates.size() + " candidate packages (" + names.size() + " methods)";
+                default -> names.size() + " candidate methods";
+            };
+            seen = observe(java, args, what + (jdk == 0 ? "" : " (" + jdk + " of the JDK's)"));
         }
         if (seen == null) return 1;
         Map<String, Map<?, ?>> perMethod = new LinkedHashMap<>();
         for (Object e : (List<?>) seen.get("candidates")) perMethod.put((String) ((Map<?, ?>) e).get("method"), (Map<?, ?>) e);
         Map<String, Map<?, ?>> evidence = new LinkedHashMap<>();
-        members.forEach((scope, methods) -> {
+        members.forEach((s, methods) -> {
             Map<?, ?> e = Advice.combined(methods, perMethod);
-            if (e != null) evidence.put(scope, e);
+            if (e != null) evidence.put(s, e);
         });
 
         Advice advice = Advice.choose(costs, evidence, budget, vbdProfile.total(), stockProfile.total());

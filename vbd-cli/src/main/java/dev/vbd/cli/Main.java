@@ -31,15 +31,16 @@ public final class Main {
               verify --jar FILE [--json FILE] [-- java]
               verify --jdk [--json FILE] [-- java]
                                                  static check of a jar, or of the prepared JDK
-              advise [--budget N] [--scope method|class] [--profiles N] [--profile-from REGEX] [--out FILE]
-                     [options] -- java ARGS...
+              advise [--budget N] [--scope method|class|package] [--profiles N]
+                     [--profile-from REGEX] [--out FILE] [options] -- java ARGS...
                                                  run the program profiled and observed, then write the relaxed
                                                  scopes where SC costs most and no access can race
                                                  (docs/advise.md; default: 20 rules, each one method, 1
                                                  profiled run each under stock Java and vbd, all of each
-                                                 run profiled, vbd-advised.relaxed; --scope class: each rule
-                                                 every method of a class; --profile-from: only what follows
-                                                 the first line of output it matches, e.g. warm-up's end)
+                                                 run profiled, vbd-advised.relaxed; --scope class, package:
+                                                 each rule every method of a class, of a package's classes;
+                                                 --profile-from: only what follows the first line of
+                                                 output it matches, e.g. the end of the warm-up)
               prepare [options] -- java          rewrite a JDK ahead of time (run does it on first use)
               cache list [--cache DIR]           the prepared JDKs: JDK, size, last use, whether this vbd made them
               cache clean [--all] [--cache DIR]  remove the prepared JDKs this vbd does not use (--all: every one)

@@ -38,7 +38,7 @@ final class Options {
      * that matches it (the end of a warm-up), so that they weigh the steady state.
      */
     Pattern profileFrom;
-    /** {@code advise --scope}: whether a rule relaxes one method or every method of a class. */
+    /** {@code advise --scope}: what a rule relaxes: one method, every method of a class, or of a package's classes. */
     String scope;
     final List<String> command = new ArrayList<>();
 
@@ -101,8 +101,8 @@ final class Options {
                     }
                 }
                 case "--scope" -> {
-                    if (!value.equals("method") && !value.equals("class")) {
-                        throw new UsageException("--scope takes method or class, got '" + value + "'");
+                    if (!value.equals("method") && !value.equals("class") && !value.equals("package")) {
+                        throw new UsageException("--scope takes method, class or package, got '" + value + "'");
                     }
                     o.scope = value;
                 }

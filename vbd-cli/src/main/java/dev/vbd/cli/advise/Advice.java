@@ -40,7 +40,7 @@ public final class Advice {
             if (!c.observable()) {
                 why = "JDK code the JVM or the observer runs on itself: not watched, so nothing shows it cannot race";
             } else if (e == null) {
-                why = "not observed: past the candidates the observer was given" + (c.isClass() ? ", or its class file was not found" : "");
+                why = "not observed: past the candidates the observer was given" + (c.wholeClasses() ? ", or its class files were not found" : "");
             } else if (e.get("race") != null) {
                 why = "may race: " + e.get("race");
             } else if (number(e, "accesses") == 0) {
@@ -116,7 +116,7 @@ public final class Advice {
             sb.append(String.format(Locale.ROOT, "# gain: %s of the run under vbd (%d samples under vbd, %d under stock)%n",
                     percent(r.cost().share(vbdTotal)), r.cost().vbd(), r.cost().stock()));
             sb.append(String.format(Locale.ROOT, "# safe: %d accesses to %d locations%s: %d confined to one thread, %d shared and ordered%n",
-                    r.accesses(), r.confined() + r.ordered(), r.cost().isClass() ? " (per method)" : "", r.confined(), r.ordered()));
+                    r.accesses(), r.confined() + r.ordered(), r.cost().wholeClasses() ? " (per method)" : "", r.confined(), r.ordered()));
             sb.append(r.cost().rule()).append('\n');
         }
         if (!leftOut.isEmpty()) {

@@ -14,8 +14,8 @@ import java.util.Set;
  * work. Only a difference larger than sampling noise counts: twice the standard deviation of a
  * difference of two Poisson counts.
  *
- * @param scope a method ({@code owner#name(descriptor)}, owner dotted) or a class (its dotted name),
- *              as {@link #rule()} relaxes it
+ * @param scope a method ({@code owner#name(descriptor)}, owner dotted), a class (its dotted name) or a
+ *              package ({@code a.b.*}), as {@link #rule()} relaxes it
  */
 public record Cost(String scope, long stock, long vbd, boolean program) {
     public long excess() {
@@ -26,24 +26,26 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
         return excess() > 2 * Math.sqrt(vbd + stock) && excess() >= 3;
     }
 
-    /** Whether this scope is a class, every method of it. */
-    public boolean isClass() {
+    /** Whether this scope is every method of a class or of a package's classes. */
+    public boolean wholeClasses() {
         return scope.indexOf('#') < 0;
     }
 
-    /** The dotted name of the class the scope is in, or is. */
-    public String owner() {
-        return isClass() ? scope : scope.substring(0, scope.indexOf('#'));
+    /** Whether this scope is a package's classes (not its sub-packages'). */
+    public boolean isPackage() {
+        return scope.endsWith("*");
     }
 
-    /** Whether the observer can check it: the program's, or of a JDK class it can watch. */
+    /** Whether the observer can check it: the program's, or of JDK classes it can watch. */
     public boolean observable() {
-        return program || JdkClasses.watchable(owner());
+        if (program) return true;
+        if (isPackage()) return JdkClasses.watchablePackage(scope.substring(0, Math.max(0, scope.length() - 2)));
+        return JdkClasses.watchable(wholeClasses() ? scope : scope.substring(0, scope.indexOf('#')));
     }
 
     /** The relaxed config's line for it: a class's methods, not its fields, which code elsewhere reaches too. */
     public String rule() {
-        return "method " + (isClass() ? scope + "#*" : scope);
+        return "method " + (wholeClasses() ? scope + "#*" : scope);
     }
 
     /** The share of the run under vbd that relaxing this scope could give back. */
@@ -66,10 +68,30 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
         return significant(perClass(stock.samples), perClass(vbd.samples), programClasses::contains);
     }
 
+    /** Packages costlier under vbd, the costliest first, each one's classes' samples summed. */
+    public static List<Cost> byPackage(Profile stock, Profile vbd) {
+        Set<String> programPackages = new HashSet<>();
+        for (String m : vbd.program) programPackages.add(packageOf(m));
+        return significant(perPackage(stock.samples), perPackage(vbd.samples), programPackages::contains);
+    }
+
+    /** A method's package as its scope: {@code a.b.*}, or {@code *} for the unnamed package. */
+    static String packageOf(String method) {
+        String owner = method.substring(0, method.indexOf('#'));
+        int dot = owner.lastIndexOf('.');
+        return dot < 0 ? "*" : owner.substring(0, dot) + ".*";
+    }
+
     private static Map<String, Long> perClass(Map<String, Long> perMethod) {
         Map<String, Long> perClass = new HashMap<>();
         perMethod.forEach((m, n) -> perClass.merge(m.substring(0, m.indexOf('#')), n, Long::sum));
         return perClass;
+    }
+
+    private static Map<String, Long> perPackage(Map<String, Long> perMethod) {
+        Map<String, Long> perPackage = new HashMap<>();
+        perMethod.forEach((m, n) -> perPackage.merge(packageOf(m), n, Long::sum));
+        return perPackage;
     }
 
     private static List<Cost> significant(Map<String, Long> stock, Map<String, Long> vbd,

@@ -75,6 +75,18 @@ public final class Reach {
         return methods;
     }
 
+    /**
+     * The classes (dotted names) of each package, named as scopes are ({@code a.b.*}): those on the
+     * program's class path, or, for a package none of whose classes is there, the JDK's.
+     */
+    public static Map<String, List<String>> classes(List<String> javaArgs, List<String> packages, Path javaHome) throws IOException {
+        Map<String, List<String>> classes = new LinkedHashMap<>();
+        try (ClassFiles files = new ClassFiles(javaArgs, javaHome)) {
+            for (String p : packages) classes.put(p, files.list(p.equals("*") ? "" : p.substring(0, p.length() - 2)));
+        }
+        return classes;
+    }
+
     /** Class files by dotted name: the program's class path first, then the JDK's run-time image. */
     private static final class ClassFiles implements AutoCloseable {
         private final List<Path> path;
@@ -92,6 +104,47 @@ public final class Reach {
             if (bytes != null) return bytes;
             if (jdk == null) jdk = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", javaHome.toString()));
             return findInJdk(jdk, entry);
+        }
+
+        /** The classes of a package (dotted), not of its sub-packages. */
+        List<String> list(String dottedPackage) throws IOException {
+            String dir = dottedPackage.isEmpty() ? "" : dottedPackage.replace('.', '/') + "/";
+            Set<String> names = new TreeSet<>();
+            for (Path p : path) {
+                if (Files.isDirectory(p)) {
+                    Path d = dir.isEmpty() ? p : p.resolve(dir);
+                    if (!Files.isDirectory(d)) continue;
+                    try (var entries = Files.list(d)) {
+                        entries.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".class"))
+                                .forEach(n -> names.add(dir + n));
+                    }
+                } else if (Files.isRegularFile(p)) {
+                    try (JarFile jar = new JarFile(p.toFile())) {
+                        jar.stream().map(ZipEntry::getName)
+                                .filter(n -> n.startsWith(dir) && n.endsWith(".class") && n.indexOf('/', dir.length()) < 0)
+                                .forEach(names::add);
+                    }
+                }
+            }
+            if (names.isEmpty() && !dir.isEmpty()) {
+                if (jdk == null) jdk = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", javaHome.toString()));
+                try (var modules = Files.list(jdk.getPath("/modules"))) {
+                    for (Path m : (Iterable<Path>) modules::iterator) {
+                        Path d = m.resolve(dir);
+                        if (!Files.isDirectory(d)) continue;
+                        try (var entries = Files.list(d)) {
+                            entries.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".class"))
+                                    .forEach(n -> names.add(dir + n));
+                        }
+                    }
+                }
+            }
+            List<String> classes = new ArrayList<>();
+            for (String n : names) {
+                String c = n.substring(0, n.length() - ".class".length()).replace('/', '.');
+                if (!c.endsWith("package-info") && !c.endsWith("module-info")) classes.add(c);
+            }
+            return classes;
         }
 
         @Override

@@ -131,6 +131,44 @@ class AdviceTest {
     }
 
     @Test
+    void aPackagesCostIsItsClassesSummedAndItsRuleEveryMethodOfThem() {
+        Profile stock = new Profile();
+        Profile vbd = new Profile();
+        for (int i = 0; i < 10; i++) {
+            stock.samples.put("a.b.C" + i + "#m()V", 20L);
+            vbd.samples.put("a.b.C" + i + "#m()V", 28L); // each class within sampling noise
+            vbd.program.add("a.b.C" + i + "#m()V");
+        }
+        vbd.samples.put("Top#m()V", 1L);
+        assertEquals(List.of(), Cost.byClass(stock, vbd));
+        List<Cost> packages = Cost.byPackage(stock, vbd);
+        assertEquals(List.of(new Cost("a.b.*", 200, 280, true)), packages);
+        assertTrue(packages.get(0).isPackage() && packages.get(0).wholeClasses());
+        assertEquals("method a.b.*#*", packages.get(0).rule());
+        assertEquals("*", Cost.packageOf("Top#m()V"));
+        // a JDK package is observable unless it holds what the JVM and the observer run on
+        assertTrue(new Cost("java.util.zip.*", 0, 9, false).observable());
+        assertFalse(new Cost("java.lang.*", 0, 9, false).observable());
+        assertFalse(new Cost("jdk.internal.misc.*", 0, 9, false).observable());
+        assertFalse(new Cost("java.util.concurrent.atomic.*", 0, 9, false).observable());
+    }
+
+    @Test
+    void aPackagesClassesAreItsOwnNotItsSubpackagesAndTheJdksWhenTheClassPathHasNone() throws Exception {
+        Path classes = tmp.resolve("classes");
+        Files.createDirectories(classes.resolve("a/b/c"));
+        Files.write(classes.resolve("a/b/C.class"), new byte[0]);
+        Files.write(classes.resolve("a/b/C$In.class"), new byte[0]);
+        Files.write(classes.resolve("a/b/package-info.class"), new byte[0]);
+        Files.write(classes.resolve("a/b/c/D.class"), new byte[0]);
+        Map<String, List<String>> m = Reach.classes(List.of("-cp", classes.toString(), "Main"), List.of("a.b.*", "java.util.zip.*"),
+                Path.of(System.getProperty("java.home")));
+        assertEquals(List.of("a.b.C$In", "a.b.C"), m.get("a.b.*")); // by class file name
+        assertTrue(m.get("java.util.zip.*").contains("java.util.zip.CRC32"), m.toString());
+        assertTrue(m.get("java.util.zip.*").stream().allMatch(c -> c.lastIndexOf('.') == "java.util.zip".length()), m.toString());
+    }
+
+    @Test
     void aClassIsSafeWhenEachOfItsMethodsIsAndItsRaceNamesTheMethod() {
         Map<String, Map<?, ?>> perMethod = Map.of(
                 "a.C#f()V", evidence("a.C#f()V", 10, 2, 1, null),

@@ -159,9 +159,9 @@ class CliTest {
         Result regex = vbd("advise", "--profile-from", "iteration (5", "--", "java", "-cp", ".", "Main");
         assertEquals(2, regex.status());
         assertTrue(regex.err().contains("--profile-from takes a regular expression, got 'iteration (5': Unclosed group"), regex.err());
-        Result scope = vbd("advise", "--scope", "package", "--", "java", "-cp", ".", "Main");
+        Result scope = vbd("advise", "--scope", "module", "--", "java", "-cp", ".", "Main");
         assertEquals(2, scope.status());
-        assertTrue(scope.err().contains("--scope takes method or class, got 'package'"), scope.err());
+        assertTrue(scope.err().contains("--scope takes method, class or package, got 'module'"), scope.err());
     }
 
     @Test
