@@ -36,6 +36,12 @@ public final class Observer {
         if (r != null) r.accessStatic(owner, site, true);
     }
 
+    /** At the normal end of a class's initialiser: a release, which every use of its static fields acquires. */
+    public static void initialised(Class<?> c) {
+        Recorder r = recorder;
+        if (r != null) r.initialised(c);
+    }
+
     /** Before a call of {@code start()}: on a thread, a release. */
     public static void starting(Object thread) {
         Recorder r = recorder;

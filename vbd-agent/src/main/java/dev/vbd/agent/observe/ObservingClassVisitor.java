@@ -47,10 +47,28 @@ public final class ObservingClassVisitor extends ClassVisitor {
     public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
         MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
         // A class initialiser runs under the JVM's initialisation lock, which orders it before every
-        // other thread's use of the class: its accesses race with nothing the observer could tell
-        // from one without modelling that lock, so they are left out.
-        if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || name.equals("<clinit>")) return mv;
+        // other thread's use of the class: its own accesses race with nothing the observer could tell
+        // from one without modelling that lock, so they are left out. Its end is a release that a
+        // use of the class's static fields acquires: what the constructors it calls write is ordered.
+        if (name.equals("<clinit>")) return version >= Opcodes.V1_5 ? new InitialiserEnd(mv) : mv;
+        if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
         return new Method(mv, access, name, descriptor, recorder.candidate(dotted, name, descriptor));
+    }
+
+    /** Tells the observer where a class initialiser returns; one that throws leaves the class unusable. */
+    private final class InitialiserEnd extends MethodVisitor {
+        InitialiserEnd(MethodVisitor mv) {
+            super(Opcodes.ASM9, mv);
+        }
+
+        @Override
+        public void visitInsn(int opcode) {
+            if (opcode == Opcodes.RETURN) {
+                super.visitLdcInsn(Type.getObjectType(owner));
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, OBSERVER, "initialised", "(Ljava/lang/Class;)V", false);
+            }
+            super.visitInsn(opcode);
+        }
     }
 
     private final class Method extends AdviceAdapter {

@@ -39,6 +39,13 @@ final class Recorder {
     private final Map<String, Integer> fieldKeys = new HashMap<>();
     /** Per static field site: the class that declares the field, found on first use. */
     private final Map<Integer, Class<?>> declaring = new ConcurrentHashMap<>();
+    /**
+     * Per class whose initialiser was seen to end: the moment it ended. The JVM's initialisation lock
+     * orders that end before every other thread's use of the class (JLS 12.4.2), so a read of a
+     * static field that the initialiser, or a constructor it called, wrote (a Scala object's
+     * {@code MODULE$}) does not race with that write.
+     */
+    private final Map<Class<?>, ThreadState.Moment> initialised = new ConcurrentHashMap<>();
     private final Stripe[] stripes = new Stripe[STRIPES];
     /**
      * Each thread's state by the thread's identity: not a {@code ThreadLocal}, whose code the observer
@@ -324,6 +331,7 @@ final class Recorder {
                 declaring.putIfAbsent(siteId, holder);
             }
         }
+        if (holder != null) t.acquire(initialised.get(holder));
         // a class too old for class constants: its field by name alone, which over-approximates sharing
         record(t, holder == null ? site.target().substring(0, site.target().lastIndexOf('.')).intern() : holder, siteId, write);
     }
@@ -342,6 +350,16 @@ final class Recorder {
             if (c.getSuperclass() != null) todo.add(c.getSuperclass());
         }
         return owner;
+    }
+
+    void initialised(Class<?> c) {
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            initialised.put(c, t.release());
+        } finally {
+            t.busy = false;
+        }
     }
 
     void acquired(Object lock) {

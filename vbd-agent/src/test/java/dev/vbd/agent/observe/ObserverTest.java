@@ -166,6 +166,29 @@ class ObserverTest {
         }
     }
 
+    /** As a Scala object: the initialiser's constructor call sets the static field that publishes it. */
+    public static final class Singleton {
+        public static Singleton MODULE;
+        public int value;
+
+        static {
+            new Singleton();
+        }
+
+        public Singleton() {
+            value = 7;
+            MODULE = this;
+        }
+
+        public static int get() {
+            return MODULE.value;
+        }
+
+        public static void set(int v) {
+            MODULE.value = v;
+        }
+    }
+
     public static final class Mailbox {
         int[] box;
         int flag;
@@ -464,6 +487,27 @@ class ObserverTest {
                 l -> Class.forName(PREFIX + "Initialiser", true, l),
                 l -> call(box[0], "read"));
         assertNull(seen.get(read).get("race"), "the initialiser's write is unseen: " + seen);
+    }
+
+    @Test
+    void whatAnInitialisersConstructorCallPublishesThroughAStaticIsOrderedBeforeOtherThreadsUse() throws Exception {
+        String init = PREFIX + "Singleton#<init>()V";
+        String get = PREFIX + "Singleton#get()I";
+        String set = PREFIX + "Singleton#set(I)V";
+        var seen = observe(List.of(init, get, set),
+                l -> Class.forName(PREFIX + "Singleton", true, l),
+                l -> l.loadClass(PREFIX + "Singleton").getMethod("get").invoke(null));
+        assertNull(seen.get(init).get("race"), seen.toString());
+        assertNull(seen.get(get).get("race"), seen.toString());
+        assertEquals(2, number(seen.get(get), "ordered"), "MODULE and value, shared and ordered: " + seen);
+        // the end of the initialiser orders only what came before it
+        var racy = observe(List.of(get, set),
+                l -> Class.forName(PREFIX + "Singleton", true, l),
+                l -> l.loadClass(PREFIX + "Singleton").getMethod("set", int.class).invoke(null, 8),
+                l -> l.loadClass(PREFIX + "Singleton").getMethod("get").invoke(null));
+        String race = (String) racy.get(get).get("race");
+        assertNotNull(race, racy.toString());
+        assertTrue(race.startsWith(PREFIX + "Singleton.value: "), race);
     }
 
     /** One run shows what it did: a race on a path the observed run did not take is not seen. */
