@@ -40,16 +40,6 @@ public final class JdkClasses {
                 || c.startsWith("java/util/concurrent/atomic/Vbd") || c.startsWith("dev/vbd/"));
     }
 
-    /**
-     * Whether every class of a JDK package (dotted name) can be watched: not {@code java.lang}, which
-     * holds the classes that making an object, a thread or a class runs through, nor a package where
-     * vbd puts its own classes.
-     */
-    public static boolean watchablePackage(String dottedPackage) {
-        String p = dottedPackage.replace('.', '/');
-        return !p.equals("java/lang") && !p.equals("java/util/concurrent/atomic") && watchable(p + "/package-info");
-    }
-
     private static String topLevel(String internalName) {
         int dollar = internalName.indexOf('$', internalName.lastIndexOf('/') + 1);
         return dollar < 0 ? internalName : internalName.substring(0, dollar);

@@ -37,7 +37,9 @@ public final class Advice {
         for (Cost c : costs) {
             Map<?, ?> e = evidence.get(c.scope());
             String why;
-            if (!c.observable()) {
+            if (!c.observable() && c.isPackage()) {
+                why = "a package of the JDK's, whose classes the JVM and the observer run on: not watched whole (--scope class advises its classes)";
+            } else if (!c.observable()) {
                 why = "JDK code the JVM or the observer runs on itself: not watched, so nothing shows it cannot race";
             } else if (e == null) {
                 why = "not observed: past the candidates the observer was given" + (c.wholeClasses() ? ", or its class files were not found" : "");

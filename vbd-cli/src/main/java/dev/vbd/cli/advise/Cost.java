@@ -36,10 +36,13 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
         return scope.endsWith("*");
     }
 
-    /** Whether the observer can check it: the program's, or of JDK classes it can watch. */
+    /**
+     * Whether the observer can check it: the program's, or a JDK method or class it can watch. Not a
+     * JDK package: the JVM, and the observer itself, run on the classes of most of them.
+     */
     public boolean observable() {
         if (program) return true;
-        if (isPackage()) return JdkClasses.watchablePackage(scope.substring(0, Math.max(0, scope.length() - 2)));
+        if (isPackage()) return false;
         return JdkClasses.watchable(wholeClasses() ? scope : scope.substring(0, scope.indexOf('#')));
     }
 

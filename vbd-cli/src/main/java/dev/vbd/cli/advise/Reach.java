@@ -75,10 +75,7 @@ public final class Reach {
         return methods;
     }
 
-    /**
-     * The classes (dotted names) of each package, named as scopes are ({@code a.b.*}): those on the
-     * program's class path, or, for a package none of whose classes is there, the JDK's.
-     */
+    /** The classes (dotted names) of each of the program's packages, named as scopes are ({@code a.b.*}). */
     public static Map<String, List<String>> classes(List<String> javaArgs, List<String> packages, Path javaHome) throws IOException {
         Map<String, List<String>> classes = new LinkedHashMap<>();
         try (ClassFiles files = new ClassFiles(javaArgs, javaHome)) {
@@ -106,7 +103,7 @@ public final class Reach {
             return findInJdk(jdk, entry);
         }
 
-        /** The classes of a package (dotted), not of its sub-packages. */
+        /** The classes of a package (dotted) on the class path, not of its sub-packages. */
         List<String> list(String dottedPackage) throws IOException {
             String dir = dottedPackage.isEmpty() ? "" : dottedPackage.replace('.', '/') + "/";
             Set<String> names = new TreeSet<>();
@@ -123,19 +120,6 @@ public final class Reach {
                         jar.stream().map(ZipEntry::getName)
                                 .filter(n -> n.startsWith(dir) && n.endsWith(".class") && n.indexOf('/', dir.length()) < 0)
                                 .forEach(names::add);
-                    }
-                }
-            }
-            if (names.isEmpty() && !dir.isEmpty()) {
-                if (jdk == null) jdk = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", javaHome.toString()));
-                try (var modules = Files.list(jdk.getPath("/modules"))) {
-                    for (Path m : (Iterable<Path>) modules::iterator) {
-                        Path d = m.resolve(dir);
-                        if (!Files.isDirectory(d)) continue;
-                        try (var entries = Files.list(d)) {
-                            entries.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".class"))
-                                    .forEach(n -> names.add(dir + n));
-                        }
                     }
                 }
             }
