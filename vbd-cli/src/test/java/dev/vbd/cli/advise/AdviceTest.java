@@ -190,6 +190,17 @@ class AdviceTest {
         assertTrue(config.contains("#   a.D (30.0% of the run): may race: h()V: a.D.n: no order"), config);
     }
 
+    /** The hole a wider scope widens: a method the observed run never ran is relaxed with its class. */
+    @Test
+    void aClassRuleCoversItsMethodsTheObservedRunNeverRan() {
+        Map<String, Map<?, ?>> perMethod = Map.of(
+                "a.C#ran()V", evidence("a.C#ran()V", 10, 2, 0, null),
+                "a.C#neverRan()V", evidence("a.C#neverRan()V", 0, 0, 0, null));
+        Map<String, Object> c = Advice.combined(List.of("a.C#ran()V", "a.C#neverRan()V"), perMethod);
+        Advice a = Advice.choose(List.of(new Cost("a.C", 0, 300, true)), Map.of("a.C", c), 20, 1000, 800);
+        assertEquals(List.of("method a.C#*"), a.rules.stream().map(r -> r.cost().rule()).toList());
+    }
+
     @Test
     void aClassesMethodsAreThoseWithCode() throws Exception {
         Map<String, List<String>> m = Reach.methods(List.of("-cp", tmp.toString(), "Main"),
