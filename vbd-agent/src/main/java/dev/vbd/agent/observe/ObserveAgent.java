@@ -31,6 +31,7 @@ public final class ObserveAgent {
         Path reach = dir.resolve(REACH);
         if (Files.isRegularFile(reach)) recorder.reach(Files.readAllLines(reach, StandardCharsets.UTF_8));
         Observer.start(recorder);
+        ThreadStarts.install(inst, recorder);
         JdkClasses jdk = new JdkClasses(candidates);
         inst.addTransformer(new ObservingTransformer(recorder, jdk), true);
         if (!jdk.isEmpty()) jdk.instrument(inst, recorder);

@@ -64,14 +64,41 @@ class JdkObservationTest {
         assertNull(element.get("race"), element.toString());
     }
 
+    private static final String READ = "Main$Table#read()I";
+
+    /** A thread the JDK's executor starts is ordered after what its starter did before: Thread.start itself is watched. */
+    @OnEachJdk
+    void whatAThreadDidBeforeAnExecutorStartedItsWorkerIsOrdered(int jdk) throws IOException {
+        Map<?, ?> read = observeProgram(jdk, "poolstart", "fresh", READ).get(READ);
+        assertNull(read.get("race"), read.toString());
+        assertTrue(number(read, "ordered") > 0, read.toString());
+    }
+
+    /**
+     * A hole, on the safe side: a task handed to a worker started before reaches it through the
+     * executor's queue, JDK code the observer does not watch, so that ordering is not seen.
+     */
+    @OnEachJdk
+    void aHandOffThroughAnExecutorsQueueIsNotSeen(int jdk) throws IOException {
+        Map<?, ?> read = observeProgram(jdk, "poolstart", "prestarted", READ).get(READ);
+        String race = (String) read.get("race");
+        assertNotNull(race, read.toString());
+        assertTrue(race.startsWith("Main$Table.cells: write of Main$Table.cells at Main$Table.<init>"), race);
+    }
+
     /** The observer's entries by candidate, from a run of the program under it. */
     private static Map<String, Map<?, ?>> observe(int jdk, String mode, String... candidates) throws IOException {
+        return observeProgram(jdk, "jdkrace", mode, candidates);
+    }
+
+    private static Map<String, Map<?, ?>> observeProgram(int jdk, String programName, String mode, String... candidates)
+            throws IOException {
         Path dir = Programs.target().resolve("it-observe").resolve(jdk + "-" + mode);
         Programs.deleteTree(dir);
         Files.createDirectories(dir);
         Files.write(dir.resolve("candidates.txt"), List.of(candidates), StandardCharsets.UTF_8);
         Path jar = Programs.home().resolve("vbd-cli/target/vbd.jar");
-        Program program = Programs.compile("jdkrace");
+        Program program = Programs.compile(programName);
         Outcome o = program.on(Jvms.require(jdk), mode)
                 .jvmOptions("-Xbootclasspath/a:" + jar, "-javaagent:" + jar + "=observe=" + dir)
                 .stock().requireExit(0);
