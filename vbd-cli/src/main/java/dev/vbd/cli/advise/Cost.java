@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What SC costs in one scope: its samples under vbd beyond those under stock Java, for the same
@@ -98,7 +99,7 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
     }
 
     private static List<Cost> significant(Map<String, Long> stock, Map<String, Long> vbd,
-                                          java.util.function.Predicate<String> program) {
+                                          Predicate<String> program) {
         List<Cost> costs = new ArrayList<>();
         for (String s : vbd.keySet()) {
             Cost c = new Cost(s, stock.getOrDefault(s, 0L), vbd.get(s), program.test(s));

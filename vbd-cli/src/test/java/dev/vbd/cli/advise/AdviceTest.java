@@ -109,15 +109,20 @@ class AdviceTest {
         assertTrue(config.contains("#   a.Racy#hot()V (10.0% of the run): may race: a.Racy.n: no order"), config);
     }
 
+    /** Ten methods of the program, 20 samples each under stock Java and 28 under vbd. */
+    private static void spread(Profile stock, Profile vbd, java.util.function.IntFunction<String> method) {
+        for (int i = 0; i < 10; i++) {
+            stock.samples.put(method.apply(i), 20L);
+            vbd.samples.put(method.apply(i), 28L);
+            vbd.program.add(method.apply(i));
+        }
+    }
+
     @Test
     void aCostSpreadOverAClassesMethodsShowsForTheClass() {
         Profile stock = new Profile();
         Profile vbd = new Profile();
-        for (int i = 0; i < 10; i++) {
-            stock.samples.put("a.Spread#m" + i + "()V", 20L);
-            vbd.samples.put("a.Spread#m" + i + "()V", 28L); // each within sampling noise
-            vbd.program.add("a.Spread#m" + i + "()V");
-        }
+        spread(stock, vbd, i -> "a.Spread#m" + i + "()V"); // each method within sampling noise
         stock.samples.put("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 100L);
         vbd.samples.put("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 160L);
         assertEquals(List.of("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;"),
@@ -134,11 +139,7 @@ class AdviceTest {
     void aPackagesCostIsItsClassesSummedAndItsRuleEveryMethodOfThem() {
         Profile stock = new Profile();
         Profile vbd = new Profile();
-        for (int i = 0; i < 10; i++) {
-            stock.samples.put("a.b.C" + i + "#m()V", 20L);
-            vbd.samples.put("a.b.C" + i + "#m()V", 28L); // each class within sampling noise
-            vbd.program.add("a.b.C" + i + "#m()V");
-        }
+        spread(stock, vbd, i -> "a.b.C" + i + "#m()V"); // each class within sampling noise
         vbd.samples.put("Top#m()V", 1L);
         assertEquals(List.of(), Cost.byClass(stock, vbd));
         List<Cost> packages = Cost.byPackage(stock, vbd);
