@@ -9,7 +9,8 @@ import java.lang.ref.WeakReference;
  * FastTrack keeps them (Flanagan and Freund, 2009). Two accesses of different threads, one of them
  * a write and one of them relaxed (a candidate's), race unless the first happens before the second:
  * through a lock one released and the other took, an SC access (vbd keeps every access that is not
- * relaxed SC: an SC write releases, an SC read of it acquires), or a thread's start or join.
+ * relaxed SC: an SC write releases, an SC read of it acquires), a thread's start or join, or a
+ * hand-off in the JDK's executors and futures ({@link JdkHandOffs}).
  */
 final class Location {
     /** The map key: the object, held weakly, and the field (-1: an array's elements). */
@@ -146,7 +147,7 @@ final class Location {
     private static String describe(Site before, ThreadState beforeThread, Site site, ThreadState t) {
         return site.target() + ": " + before.describe() + " in thread \"" + beforeThread.thread.getName() + "\" and "
                 + site.describe() + " in thread \"" + t.thread.getName() + "\", not ordered by a lock, an SC access,"
-                + " or a thread's start or join";
+                + " a thread's start or join, or an executor's or future's hand-off";
     }
 
     /** Adds a candidate that touched this location; true the first time. */

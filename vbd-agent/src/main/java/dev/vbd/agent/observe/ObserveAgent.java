@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * The agent's observing mode, on a stock JDK: no rewriting for SC, only the observer's calls in
- * the program's classes and in the JDK classes that hold a candidate. It reads the candidate
+ * the program's classes, in the JDK classes that hold a candidate, and where the JDK hands work
+ * from thread to thread ({@link JdkHandOffs}). It reads the candidate
  * methods from {@code DIR/candidates.txt} (one {@code owner#name(descriptor)} a line) and what they
  * can reach from {@code DIR/reach.txt}, and writes what it saw to {@code DIR/observed.json} at exit.
  */
@@ -31,7 +32,7 @@ public final class ObserveAgent {
         Path reach = dir.resolve(REACH);
         if (Files.isRegularFile(reach)) recorder.reach(Files.readAllLines(reach, StandardCharsets.UTF_8));
         Observer.start(recorder);
-        ThreadStarts.install(inst, recorder);
+        JdkHandOffs.install(inst, recorder);
         JdkClasses jdk = new JdkClasses(candidates);
         inst.addTransformer(new ObservingTransformer(recorder, jdk), true);
         if (!jdk.isEmpty()) jdk.instrument(inst, recorder);

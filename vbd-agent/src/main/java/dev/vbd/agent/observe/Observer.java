@@ -54,6 +54,18 @@ public final class Observer {
         if (r != null && thread instanceof Thread t) r.joined(t);
     }
 
+    /** Where the JDK hands an object (a task, a future) to another thread: a release on it. */
+    public static void handingOver(Object o) {
+        Recorder r = recorder;
+        if (r != null && o != null) r.handingOver(o);
+    }
+
+    /** Where a thread takes over what another handed it: an acquire of the last release on it. */
+    public static void takingOver(Object o) {
+        Recorder r = recorder;
+        if (r != null && o != null) r.takingOver(o);
+    }
+
     public static void acquired(Object lock) {
         Recorder r = recorder;
         if (r != null && lock != null) r.acquired(lock);

@@ -70,9 +70,13 @@ final class Recorder {
         final ReferenceQueue<Object> queue = new ReferenceQueue<>();
     }
 
-    /** The keys of the locations that stand for a lock, and for a thread, beside those of fields (0 up) and arrays. */
+    /**
+     * The keys of the locations that stand for a lock, for a thread and for an object handed from
+     * thread to thread (a task, a future), beside those of fields (0 up) and arrays.
+     */
     private static final int LOCK = -2;
     private static final int THREAD = -3;
+    private static final int HANDED = -4;
     private static final int ELEMENTS = -1;
 
     Recorder(List<String> candidateNames) {
@@ -363,20 +367,38 @@ final class Recorder {
     }
 
     void acquired(Object lock) {
+        acquire(lock, LOCK);
+    }
+
+    void releasing(Object lock) {
+        release(lock, LOCK);
+    }
+
+    /**
+     * Where the JDK hands {@code o} to another thread (a task to an executor's worker, a future's
+     * result to its getter): what this thread did so far happens before what {@link #takingOver}
+     * of it follows. The last hand-off of an object is the one kept: one object handed on by
+     * several threads at once, each for another taker, is not a pattern of the JDK's executors.
+     */
+    void handingOver(Object o) {
+        release(o, HANDED);
+    }
+
+    void takingOver(Object o) {
+        acquire(o, HANDED);
+    }
+
+    private void acquire(Object o, int kind) {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            Location l = syncLocation(lock, LOCK, t);
+            Location l = syncLocation(o, kind, t);
             synchronized (stripe(l)) {
                 t.acquire(l.released);
             }
         } finally {
             t.busy = false;
         }
-    }
-
-    void releasing(Object lock) {
-        release(lock, LOCK);
     }
 
     /** Before {@code thread.start()}: what this thread did so far happens before all the new one does. */

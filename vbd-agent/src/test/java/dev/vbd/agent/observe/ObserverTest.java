@@ -317,7 +317,7 @@ class ObserverTest {
         assertTrue(race.startsWith(PREFIX + "Counter.n: "), race);
         assertTrue(race.contains("in thread \"step-1\"") && race.contains("in thread \"step-2\""), race);
         assertTrue(race.contains("Counter.add(ObserverTest.java:"), race);
-        assertTrue(race.endsWith("not ordered by a lock, an SC access, or a thread's start or join"), race);
+        assertTrue(race.endsWith("not ordered by a lock, an SC access, a thread's start or join, or an executor's or future's hand-off"), race);
     }
 
     @Test

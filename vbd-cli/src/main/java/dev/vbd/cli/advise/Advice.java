@@ -104,9 +104,9 @@ public final class Advice {
                 percent(expectedGain())));
         sb.append("# Safe: in an observed run of the program, every field and array element each rule's methods touched\n");
         sb.append("# stayed with one thread, or each access to it by another thread was ordered after the last write,\n");
-        sb.append("# and each write after every access, by a lock, an SC access or a thread's start or join. One run\n");
-        sb.append("# shows what that run did: a path it did not take, and the accesses of JDK classes other than the\n");
-        sb.append("# rules' own, are not checked.\n");
+        sb.append("# and each write after every access, by a lock, an SC access, a thread's start or join, or an\n");
+        sb.append("# executor's or future's hand-off. One run shows what that run did: a path it did not take, and\n");
+        sb.append("# the accesses of JDK classes other than the rules' own, are not checked.\n");
         if (rules.stream().anyMatch(r -> !r.cost().program())) {
             sb.append("# Rules in JDK classes give this config a prepared JDK of its own (the first run prepares it).\n");
         }
