@@ -81,8 +81,13 @@ final class Location {
     private ThreadState.Moment published;
     private volatile int[] candidates = NONE;
     private static final int[] NONE = new int[0];
-    /** For a lock: its last release. For a thread: the moment it was started. */
+    /**
+     * For a lock: its last release. For a thread: the moment it was started. For an object handed
+     * over: what every hand-off not yet taken over happened after.
+     */
     ThreadState.Moment released;
+    /** For an object handed over: its hand-offs less its take-overs. */
+    int handedOver;
     /** For a thread: what the observer knows of it, once it has run. */
     ThreadState state;
 

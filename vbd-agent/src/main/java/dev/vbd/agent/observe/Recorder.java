@@ -367,7 +367,16 @@ final class Recorder {
     }
 
     void acquired(Object lock) {
-        acquire(lock, LOCK);
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            Location l = syncLocation(lock, LOCK, t);
+            synchronized (stripe(l)) {
+                t.acquire(l.released);
+            }
+        } finally {
+            t.busy = false;
+        }
     }
 
     void releasing(Object lock) {
@@ -376,25 +385,34 @@ final class Recorder {
 
     /**
      * Where the JDK hands {@code o} to another thread (a task to an executor's worker, a future's
-     * result to its getter): what this thread did so far happens before what {@link #takingOver}
-     * of it follows. The last hand-off of an object is the one kept: one object handed on by
-     * several threads at once, each for another taker, is not a pattern of the JDK's executors.
+     * result to its getter): what this thread did so far happens before what follows {@link
+     * #takingOver} of it. One object may be handed over again before it was taken over (one task
+     * submitted twice), and a taker cannot tell which hand-off it took: it is then ordered after
+     * only what all of them were (their clocks' meet).
      */
     void handingOver(Object o) {
-        release(o, HANDED);
-    }
-
-    void takingOver(Object o) {
-        acquire(o, HANDED);
-    }
-
-    private void acquire(Object o, int kind) {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            Location l = syncLocation(o, kind, t);
+            Location l = syncLocation(o, HANDED, t);
+            synchronized (stripe(l)) {
+                ThreadState.Moment now = t.release();
+                l.released = l.handedOver > 0 ? ThreadState.meet(l.released, now) : now;
+                l.handedOver = Math.max(l.handedOver, 0) + 1;
+            }
+        } finally {
+            t.busy = false;
+        }
+    }
+
+    void takingOver(Object o) {
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            Location l = syncLocation(o, HANDED, t);
             synchronized (stripe(l)) {
                 t.acquire(l.released);
+                l.handedOver--;
             }
         } finally {
             t.busy = false;

@@ -49,15 +49,38 @@ final class ThreadState {
     void acquire(Moment m) {
         if (m == null || m.tid() == tid) return;
         int[] k = known;
-        boolean more = m.now() > (m.tid() < k.length ? k[m.tid()] : 0);
+        boolean more = m.tid() >= 0 && m.now() > (m.tid() < k.length ? k[m.tid()] : 0);
         for (int i = 0; !more && i < m.known().length; i++) more = i != tid && m.known()[i] > (i < k.length ? k[i] : 0);
         if (!more) return;
         int[] joined = java.util.Arrays.copyOf(k, Math.max(k.length, Math.max(m.known().length, m.tid() + 1)));
         for (int i = 0; i < m.known().length; i++) if (i != tid) joined[i] = Math.max(joined[i], m.known()[i]);
-        joined[m.tid()] = Math.max(joined[m.tid()], m.now());
+        if (m.tid() >= 0) joined[m.tid()] = Math.max(joined[m.tid()], m.now());
         known = joined;
     }
 
+    /**
+     * What happened before both {@code a} and {@code b}: their clocks' least element-wise, as a moment
+     * of no one thread ({@link Moment#NO_THREAD}), whose times are all in {@code known}.
+     */
+    static Moment meet(Moment a, Moment b) {
+        if (a == null || b == null) return null;
+        int[] va = a.vector();
+        int[] vb = b.vector();
+        int[] min = new int[Math.min(va.length, vb.length)];
+        for (int i = 0; i < min.length; i++) min[i] = Math.min(va[i], vb[i]);
+        return new Moment(Moment.NO_THREAD, 0, min);
+    }
+
     /** A thread's clock at a release: its own time and what it knew then. */
-    record Moment(int tid, int now, int[] known) {}
+    record Moment(int tid, int now, int[] known) {
+        static final int NO_THREAD = -1;
+
+        /** Every thread's time in this moment, its own included. */
+        int[] vector() {
+            if (tid < 0) return known;
+            int[] v = java.util.Arrays.copyOf(known, Math.max(known.length, tid + 1));
+            v[tid] = now;
+            return v;
+        }
+    }
 }

@@ -511,6 +511,53 @@ class ObserverTest {
     }
 
     /** One run shows what it did: a race on a path the observed run did not take is not seen. */
+    /**
+     * What the JDK's thread pools and futures do in their own code ({@link JdkHandOffs}), done here by
+     * the steps themselves: a take-over is ordered after the hand-off before it; where one object was
+     * handed over twice before it was taken, the taker cannot tell which hand-off it took, and is
+     * ordered after only what both came after; once every hand-off was taken, the next is exact again.
+     */
+    @Test
+    void aTakeOverIsOrderedAfterOnlyWhatEveryHandOffNotYetTakenCameAfter() throws Exception {
+        String add = PREFIX + "Counter#add()V";
+        Object task = new Object();
+        Object[] counters = new Object[4];
+        var seen = observe(List.of(add),
+                l -> {
+                    call(counters[0] = make(l, "Counter"), "add");
+                    Observer.handingOver(task);
+                },
+                l -> {
+                    Observer.takingOver(task);
+                    call(counters[0], "add");
+                },
+                l -> {
+                    call(counters[1] = make(l, "Counter"), "add");
+                    Observer.handingOver(task);
+                },
+                l -> {
+                    call(counters[2] = make(l, "Counter"), "add");
+                    Observer.handingOver(task);
+                },
+                l -> {
+                    Observer.takingOver(task); // step 3's hand-off, or step 4's
+                    call(counters[2], "add");
+                },
+                l -> Observer.takingOver(task),
+                l -> {
+                    call(counters[3] = make(l, "Counter"), "add");
+                    Observer.handingOver(task);
+                },
+                l -> {
+                    Observer.takingOver(task);
+                    call(counters[3], "add");
+                });
+        String race = (String) seen.get(add).get("race");
+        assertNotNull(race, seen.toString());
+        assertTrue(race.contains("in thread \"step-4\"") && race.contains("in thread \"step-5\""), race);
+        assertEquals(2, number(seen.get(add), "ordered"), seen.toString());
+    }
+
     @Test
     void aRaceOnAPathTheRunDidNotTakeIsNotSeen() throws Exception {
         String add = PREFIX + "Flagged#add(Z)J";
