@@ -34,28 +34,31 @@ import java.util.Set;
 final class JdkHandOffs implements ClassFileTransformer {
     private static final String OBSERVER = Type.getInternalName(Observer.class);
 
-    /** Per class (internal name): how each of its methods tells the observer, or null for a method that does not. */
+    /**
+     * Per class (internal name): each method's visitor, telling the observer, or the one given. Built
+     * as the agent starts: linking a lambda while a class is being transformed would load classes
+     * from within the transformer.
+     */
     private static final Map<String, Rewrite> REWRITES = Map.of(
-            "java/lang/Thread", (access, name, descriptor) ->
+            "java/lang/Thread", (mv, access, name, descriptor) ->
                     // start(), and on newer JDKs the start(ThreadContainer) it calls, which executors may call themselves
                     name.equals("start") && descriptor.endsWith(")V") && (access & Opcodes.ACC_STATIC) == 0
-                            ? mv -> new AtEntry(mv, 0, "starting") : null,
-            "java/util/concurrent/ThreadPoolExecutor", (access, name, descriptor) -> {
-                if (name.equals("execute") && descriptor.equals("(Ljava/lang/Runnable;)V")) return mv -> new AtEntry(mv, 1, "handingOver");
-                if (name.equals("runWorker")) return TaskRuns::new;
-                return null;
+                            ? new AtEntry(mv, 0, "starting") : mv,
+            "java/util/concurrent/ThreadPoolExecutor", (mv, access, name, descriptor) -> {
+                if (name.equals("execute") && descriptor.equals("(Ljava/lang/Runnable;)V")) return new AtEntry(mv, 1, "handingOver");
+                return name.equals("runWorker") ? new TaskRuns(mv) : mv;
             },
             // a scheduled task goes to the queue here, not through execute; a periodic one again after each run
-            "java/util/concurrent/ScheduledThreadPoolExecutor", (access, name, descriptor) ->
+            "java/util/concurrent/ScheduledThreadPoolExecutor", (mv, access, name, descriptor) ->
                     (name.equals("delayedExecute") || name.equals("reExecutePeriodic"))
                             && descriptor.equals("(Ljava/util/concurrent/RunnableScheduledFuture;)V")
-                            ? mv -> new AtEntry(mv, 1, "handingOver") : null,
+                            ? new AtEntry(mv, 1, "handingOver") : mv,
             // whoever completes a future calls finishCompletion once, after its state says so; get() reads
             // that state, then report(state) gives the result or throws
-            "java/util/concurrent/FutureTask", (access, name, descriptor) -> {
-                if (name.equals("finishCompletion") && descriptor.equals("()V")) return mv -> new AtEntry(mv, 0, "handingOver");
-                if (name.equals("report") && descriptor.equals("(I)Ljava/lang/Object;")) return mv -> new AtEntry(mv, 0, "takingOver");
-                return null;
+            "java/util/concurrent/FutureTask", (mv, access, name, descriptor) -> {
+                if (name.equals("finishCompletion") && descriptor.equals("()V")) return new AtEntry(mv, 0, "handingOver");
+                if (name.equals("report") && descriptor.equals("(I)Ljava/lang/Object;")) return new AtEntry(mv, 0, "takingOver");
+                return mv;
             });
 
     private final Recorder recorder;
@@ -101,9 +104,7 @@ final class JdkHandOffs implements ClassFileTransformer {
             reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
                 @Override
                 public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                    MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-                    MethodRewrite m = rewrite.of(access, name, descriptor);
-                    return m == null ? mv : m.apply(mv);
+                    return rewrite.of(super.visitMethod(access, name, descriptor, signature, exceptions), access, name, descriptor);
                 }
             }, 0);
             return writer.toByteArray();
@@ -116,12 +117,8 @@ final class JdkHandOffs implements ClassFileTransformer {
     }
 
     private interface Rewrite {
-        /** How a method tells the observer, or null when it does not. */
-        MethodRewrite of(int access, String name, String descriptor);
-    }
-
-    private interface MethodRewrite {
-        MethodVisitor apply(MethodVisitor mv);
+        /** A method's visitor that tells the observer, or {@code mv} for a method that does not. */
+        MethodVisitor of(MethodVisitor mv, int access, String name, String descriptor);
     }
 
     /** At a method's entry, passes a local (this, or an argument) to one of the observer's calls. */
