@@ -4,6 +4,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A table one thread builds and another reads, handed over in JDK code. {@code fresh}: the main
@@ -11,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * prestarted}: the worker was started before; the task reaches it through the pool's queue.
  * {@code returned}: a worker started before builds it, and the main thread reads what the task's
  * future returned. {@code queued}: the main thread fills it and puts it in a blocking queue, which
- * a thread it started before takes it from.
+ * a thread it started before takes it from. {@code atomic}: the same, through an {@code
+ * AtomicReference} the other thread waits on.
  */
 public class Main {
     static final class Table {
@@ -62,6 +64,21 @@ public class Main {
                 Table table = new Table();
                 table.fill();
                 queue.put(table);
+                reader.join();
+                yield got[0];
+            }
+            case "atomic" -> {
+                AtomicReference<Table> slot = new AtomicReference<>();
+                int[] got = new int[1];
+                Thread reader = new Thread(() -> {
+                    Table t;
+                    while ((t = slot.get()) == null) Thread.onSpinWait();
+                    got[0] = t.read();
+                });
+                reader.start();
+                Table table = new Table();
+                table.fill();
+                slot.set(table);
                 reader.join();
                 yield got[0];
             }
