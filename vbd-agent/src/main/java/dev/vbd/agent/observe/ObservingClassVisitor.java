@@ -136,19 +136,32 @@ public final class ObservingClassVisitor extends ClassVisitor {
                         site(target, true, field);
                         observer("write", "(Ljava/lang/Object;I)V");
                     }
-                    case GETSTATIC, PUTSTATIC -> {
-                        if (version >= Opcodes.V1_5) {
-                            mv.visitLdcInsn(Type.getObjectType(fieldOwner));
-                        } else {
-                            mv.visitInsn(ACONST_NULL);
-                        }
-                        site(target, opcode == PUTSTATIC, field);
-                        observer(opcode == PUTSTATIC ? "writeStatic" : "readStatic", "(Ljava/lang/Class;I)V");
+                    case PUTSTATIC -> {
+                        pushClass(fieldOwner);
+                        site(target, true, field);
+                        observer("writeStatic", "(Ljava/lang/Class;I)V");
+                    }
+                    case GETSTATIC -> {
+                        // after the read: a getstatic waits for the class's initialiser, which another
+                        // thread may be running, and only then is that initialiser's end to be acquired
+                        super.visitFieldInsn(opcode, fieldOwner, name, descriptor);
+                        pushClass(fieldOwner);
+                        site(target, false, field);
+                        observer("readStatic", "(Ljava/lang/Class;I)V");
+                        return;
                     }
                     default -> { }
                 }
             }
             super.visitFieldInsn(opcode, fieldOwner, name, descriptor);
+        }
+
+        private void pushClass(String internalName) {
+            if (version >= Opcodes.V1_5) {
+                mv.visitLdcInsn(Type.getObjectType(internalName));
+            } else {
+                mv.visitInsn(ACONST_NULL);
+            }
         }
 
         @Override

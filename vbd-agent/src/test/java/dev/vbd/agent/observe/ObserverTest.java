@@ -189,6 +189,32 @@ class ObserverTest {
         }
     }
 
+    /** As a Scala object whose initialiser another thread is still running when a reader needs it. */
+    public static final class SlowSingleton {
+        public static SlowSingleton MODULE;
+        public int value;
+
+        static {
+            new SlowSingleton();
+            try {
+                InitGate.reached();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        public SlowSingleton() {
+            value = 7;
+            MODULE = this;
+        }
+    }
+
+    public static final class SlowReader {
+        public static int get() {
+            return SlowSingleton.MODULE.value;
+        }
+    }
+
     public static final class Mailbox {
         int[] box;
         int flag;
@@ -508,6 +534,52 @@ class ObserverTest {
         String race = (String) racy.get(get).get("race");
         assertNotNull(race, racy.toString());
         assertTrue(race.startsWith(PREFIX + "Singleton.value: "), race);
+    }
+
+    /**
+     * A reader whose first use of a class waits in its {@code getstatic} for the initialiser another
+     * thread is running is ordered after that initialiser's end, which it can only acquire once the
+     * wait is over.
+     */
+    @Test
+    void aReadOfAStaticThatWaitedForAnotherThreadsInitialiserIsOrderedAfterIt() throws Exception {
+        String get = PREFIX + "SlowReader#get()I";
+        InitGate.arm();
+        Thread[] initialiser = new Thread[1];
+        var seen = observe(List.of(get),
+                l -> {
+                    initialiser[0] = new Thread(() -> {
+                        try {
+                            Class.forName(PREFIX + "SlowSingleton", true, l);
+                        } catch (ClassNotFoundException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }, "initialiser");
+                    initialiser[0].start();
+                    InitGate.awaitEntered();
+                },
+                l -> {
+                    Thread reader = Thread.currentThread();
+                    Thread opener = new Thread(() -> {
+                        // open once the reader is inside get(), at the getstatic that waits
+                        while (java.util.Arrays.stream(reader.getStackTrace()).noneMatch(f -> f.getMethodName().equals("get")
+                                && f.getClassName().endsWith("SlowReader"))) {
+                            Thread.onSpinWait();
+                        }
+                        try {
+                            Thread.sleep(100);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        InitGate.open();
+                    }, "opener");
+                    opener.start();
+                    assertEquals(7, l.loadClass(PREFIX + "SlowReader").getMethod("get").invoke(null));
+                    opener.join();
+                    initialiser[0].join();
+                });
+        assertNull(seen.get(get).get("race"), seen.toString());
+        assertEquals(2, number(seen.get(get), "ordered"), "MODULE and value, shared and ordered: " + seen);
     }
 
     /** One run shows what it did: a race on a path the observed run did not take is not seen. */
