@@ -83,12 +83,102 @@ public final class Observer {
 
     /**
      * {@code System.arraycopy}: a read of the source's elements and a write of the destination's,
-     * the bulk accesses vbd fences as a whole.
+     * the bulk accesses vbd fences as a whole. A copy of no elements touches none: libraries copy
+     * nothing to and from one shared empty array (Lucene's {@code BytesRef.EMPTY_BYTES}) on every thread.
      */
     public static void arraycopy(Object src, int srcPos, Object dest, int destPos, int length, int readSite, int writeSite) {
-        read(src, readSite);
-        write(dest, writeSite);
+        if (length > 0) {
+            read(src, readSite);
+            write(dest, writeSite);
+        }
         System.arraycopy(src, srcPos, dest, destPos, length);
+    }
+
+    /*
+     * A call on one of the JDK's scalar atomics ({@link AtomicCalls}), one helper per shape: the
+     * atomic, the call's arguments, the operation and the site.
+     */
+
+    public static Object atomicGetReference(Object a, int op, int site) {
+        return atomic(a, op, null, null, site);
+    }
+
+    public static int atomicGetInt(Object a, int op, int site) {
+        return (Integer) atomic(a, op, null, null, site);
+    }
+
+    public static long atomicGetLong(Object a, int op, int site) {
+        return (Long) atomic(a, op, null, null, site);
+    }
+
+    public static boolean atomicGetBoolean(Object a, int op, int site) {
+        return (Boolean) atomic(a, op, null, null, site);
+    }
+
+    public static void atomicSet(Object a, Object v, int op, int site) {
+        atomic(a, op, v, null, site);
+    }
+
+    public static void atomicSet(Object a, int v, int op, int site) {
+        atomic(a, op, v, null, site);
+    }
+
+    public static void atomicSet(Object a, long v, int op, int site) {
+        atomic(a, op, v, null, site);
+    }
+
+    public static void atomicSet(Object a, boolean v, int op, int site) {
+        atomic(a, op, v, null, site);
+    }
+
+    public static Object atomicUpdate(Object a, Object v, int op, int site) {
+        return atomic(a, op, v, null, site);
+    }
+
+    public static int atomicUpdate(Object a, int v, int op, int site) {
+        return (Integer) atomic(a, op, v, null, site);
+    }
+
+    public static long atomicUpdate(Object a, long v, int op, int site) {
+        return (Long) atomic(a, op, v, null, site);
+    }
+
+    public static boolean atomicUpdate(Object a, boolean v, int op, int site) {
+        return (Boolean) atomic(a, op, v, null, site);
+    }
+
+    public static boolean atomicCompare(Object a, Object expected, Object v, int op, int site) {
+        return (Boolean) atomic(a, op, expected, v, site);
+    }
+
+    public static boolean atomicCompare(Object a, int expected, int v, int op, int site) {
+        return (Boolean) atomic(a, op, expected, v, site);
+    }
+
+    public static boolean atomicCompare(Object a, long expected, long v, int op, int site) {
+        return (Boolean) atomic(a, op, expected, v, site);
+    }
+
+    public static boolean atomicCompare(Object a, boolean expected, boolean v, int op, int site) {
+        return (Boolean) atomic(a, op, expected, v, site);
+    }
+
+    public static Object atomicExchange(Object a, Object expected, Object v, int op, int site) {
+        return atomic(a, op, expected, v, site);
+    }
+
+    public static int atomicExchange(Object a, int expected, int v, int op, int site) {
+        return (Integer) atomic(a, op, expected, v, site);
+    }
+
+    public static long atomicExchange(Object a, long expected, long v, int op, int site) {
+        return (Long) atomic(a, op, expected, v, site);
+    }
+
+    private static Object atomic(Object a, int op, Object x, Object y, int site) {
+        Recorder r = recorder;
+        if (r == null || a == null) return AtomicCalls.apply(a, op, x, y);
+        return r.atomic(a, op, x, y, site);
     }
 
     public static void storeInt(int[] a, int i, int v, int site) {

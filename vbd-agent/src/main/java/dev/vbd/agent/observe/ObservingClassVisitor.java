@@ -11,7 +11,8 @@ import org.objectweb.asm.commons.AdviceAdapter;
 /**
  * Puts a call to {@link Observer} before every field and array access of a class, after every
  * lock it takes (monitors, synchronized methods, {@code java.util.concurrent.locks} locks) and
- * before every release, before a thread's start and after its join. Class initialisers are left as
+ * before every release, before a thread's start and after its join, and sends the calls on the
+ * JDK's scalar atomics through it ({@link AtomicCalls}). Class initialisers are left as
  * they are. A constructor's accesses before its super constructor runs are left alone:
  * the object is not yet an object the verifier lets code pass on.
  */
@@ -240,6 +241,14 @@ public final class ObservingClassVisitor extends ClassVisitor {
                 site("array elements (clone)", false, null);
                 observer("read", "(Ljava/lang/Object;I)V");
                 super.visitMethodInsn(opcode, callee, name, descriptor, isInterface);
+                return;
+            }
+            AtomicCalls.Call atomic = entered && opcode == INVOKEVIRTUAL ? AtomicCalls.of(callee, name, descriptor) : null;
+            if (atomic != null) {
+                mv.visitLdcInsn(atomic.op());
+                mv.visitLdcInsn(recorder.atomicSite(dotted, method, sourceFile, line,
+                        callee.substring(callee.lastIndexOf('/') + 1) + "." + name));
+                observer(atomic.helper(), atomic.descriptor());
                 return;
             }
             if (!entered || !callee.startsWith("java/util/concurrent/locks/") || opcode == INVOKESTATIC) {

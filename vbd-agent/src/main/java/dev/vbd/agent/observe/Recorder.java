@@ -77,6 +77,8 @@ final class Recorder {
     private static final int LOCK = -2;
     private static final int THREAD = -3;
     private static final int HANDED = -4;
+    /** The key of an atomic's value ({@link AtomicCalls}). */
+    private static final int ATOMIC = -5;
     private static final int ELEMENTS = -1;
 
     Recorder(List<String> candidateNames) {
@@ -149,6 +151,15 @@ final class Recorder {
         Site[] s = sites;
         if (siteCount == s.length) s = java.util.Arrays.copyOf(s, s.length * 2);
         s[siteCount] = new Site(className, method, sourceFile, line, target, write, candidate, key);
+        sites = s;
+        return siteCount++;
+    }
+
+    /** A call on an atomic: an SC access of its value, never a candidate's (the JDK's atomics stay SC under vbd). */
+    synchronized int atomicSite(String className, String method, String sourceFile, int line, String target) {
+        Site[] s = sites;
+        if (siteCount == s.length) s = java.util.Arrays.copyOf(s, s.length * 2);
+        s[siteCount] = new Site(className, method, sourceFile, line, target, true, -1, ATOMIC);
         sites = s;
         return siteCount++;
     }
@@ -275,6 +286,28 @@ final class Recorder {
         t.recentNow[slot] = now;
         t.recentCandidate[slot] = c;
         t.recentWrite[slot] = write;
+    }
+
+    /**
+     * Runs an operation on an atomic ({@link AtomicCalls#apply}) and records it, both under the lock
+     * of the atomic's location: the order of the records is the order of the operations, so a read
+     * is ordered after the last write it could have seen, and after no later one. (A write recorded
+     * after it happened lets a read that saw it look unordered; one recorded before, a read that did
+     * not see it look ordered.) A failed compare-and-set is a read only.
+     */
+    Object atomic(Object a, int op, Object x, Object y, int siteId) {
+        ThreadState t = enter();
+        if (t == null) return AtomicCalls.apply(a, op, x, y);
+        try {
+            synchronized (stripes[stripeIndex(hash(a, ATOMIC))]) {
+                Object result = AtomicCalls.apply(a, op, x, y);
+                if (AtomicCalls.reads(op)) record(t, a, siteId, false);
+                if (AtomicCalls.wrote(op, x, result)) record(t, a, siteId, true);
+                return result;
+            }
+        } finally {
+            t.busy = false;
+        }
     }
 
     private static int hash(Object o, int field) {

@@ -128,6 +128,12 @@ class ObserverTest {
             System.arraycopy(from, 0, SHARED, 0, from.length);
         }
 
+        public static final int[] EMPTY = new int[0];
+
+        public static void copyNone(int[] from, int[] to) {
+            System.arraycopy(from, 0, to, 0, 0);
+        }
+
         public static void fillIn(int value) {
             java.util.Arrays.fill(SHARED, value);
         }
@@ -186,6 +192,52 @@ class ObserverTest {
 
         public static void set(int v) {
             MODULE.value = v;
+        }
+    }
+
+    /** Atomics, reached through SC accesses; the candidates are {@link Cells}'s. */
+    public static final class Signals {
+        final java.util.concurrent.atomic.AtomicReference<int[]> slot = new java.util.concurrent.atomic.AtomicReference<>();
+        final java.util.concurrent.atomic.AtomicInteger flag = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
+        final int[] data = new int[1];
+
+        public void post() {
+            slot.set(new int[] {1, 2, 3});
+        }
+
+        public int[] received() {
+            return slot.get();
+        }
+
+        public int[] data() {
+            return data;
+        }
+
+        public boolean signal(int expected) {
+            return flag.compareAndSet(expected, expected + 1);
+        }
+
+        public int await() {
+            return flag.get();
+        }
+
+        public void count() {
+            count.incrementAndGet();
+        }
+
+        public long counted() {
+            return count.get();
+        }
+    }
+
+    public static final class Cells {
+        public static void put(int[] a, int v) {
+            a[0] = v;
+        }
+
+        public static int first(int[] a) {
+            return a[0];
         }
     }
 
@@ -500,6 +552,22 @@ class ObserverTest {
         assertTrue(race.contains("System.arraycopy's destination") && race.contains("copyIn"), race);
     }
 
+    /** A copy of no elements touches none: copies to and from one shared empty array do not race. */
+    @Test
+    void copiesOfNoElementsThroughASharedEmptyArrayDoNotRace() throws Exception {
+        String copyNone = PREFIX + "Copier#copyNone([I[I)V";
+        Step intoEmpty = l -> {
+            Class<?> c = l.loadClass(PREFIX + "Copier");
+            c.getMethod("copyNone", int[].class, int[].class).invoke(null, new int[] {1}, c.getField("EMPTY").get(null));
+        };
+        Step outOfEmpty = l -> {
+            Class<?> c = l.loadClass(PREFIX + "Copier");
+            c.getMethod("copyNone", int[].class, int[].class).invoke(null, c.getField("EMPTY").get(null), new int[1]);
+        };
+        var seen = observe(List.of(copyNone), intoEmpty, outOfEmpty, intoEmpty);
+        assertNull(seen.get(copyNone).get("race"), seen.toString());
+    }
+
     /**
      * A class initialiser's accesses are not observed: one that writes an object another thread
      * reads relaxed, with nothing between, races unseen.
@@ -534,6 +602,68 @@ class ObserverTest {
         String race = (String) racy.get(get).get("race");
         assertNotNull(race, racy.toString());
         assertTrue(race.startsWith(PREFIX + "Singleton.value: "), race);
+    }
+
+    /** An object set in an {@code AtomicReference} is ordered before what the thread that gets it does with it. */
+    @Test
+    void whatAnAtomicReferenceHandsOverIsOrdered() throws Exception {
+        String first = PREFIX + "Cells#first([I)I";
+        Object[] signals = new Object[1];
+        var seen = observe(List.of(first),
+                l -> call(signals[0] = make(l, "Signals"), "post"),
+                l -> assertEquals(1, cells(l, "first", call(signals[0], "received"))));
+        assertNull(seen.get(first).get("race"), seen.toString());
+        assertTrue(number(seen.get(first), "ordered") > 0, seen.toString());
+    }
+
+    /**
+     * A successful compare-and-set writes the atomic, and a read of it after is ordered after what
+     * came before; a failed one only reads it, and orders nothing; an increment writes it.
+     */
+    @Test
+    void aSuccessfulCompareAndSetOrdersAndAFailedOneDoesNot() throws Exception {
+        String put = PREFIX + "Cells#put([II)V";
+        String first = PREFIX + "Cells#first([I)I";
+        Object[] signals = new Object[1];
+        var ordered = observe(List.of(put, first),
+                l -> {
+                    cells(l, "put", call(signals[0] = make(l, "Signals"), "data"), 5);
+                    assertEquals(true, call(signals[0], "signal", 0));
+                },
+                l -> {
+                    assertEquals(1, call(signals[0], "await"));
+                    assertEquals(5, cells(l, "first", call(signals[0], "data")));
+                });
+        assertNull(ordered.get(first).get("race"), ordered.toString());
+        var failed = observe(List.of(put, first),
+                l -> {
+                    cells(l, "put", call(signals[0] = make(l, "Signals"), "data"), 5);
+                    assertEquals(false, call(signals[0], "signal", 1));
+                },
+                l -> {
+                    assertEquals(0, call(signals[0], "await"));
+                    assertEquals(5, cells(l, "first", call(signals[0], "data")));
+                });
+        String race = (String) failed.get(first).get("race");
+        assertNotNull(race, failed.toString());
+        assertTrue(race.startsWith("int[]: write of int[] at " + PREFIX + "Cells.put"), race);
+        var counted = observe(List.of(put, first),
+                l -> {
+                    cells(l, "put", call(signals[0] = make(l, "Signals"), "data"), 5);
+                    call(signals[0], "count");
+                },
+                l -> {
+                    assertEquals(1L, call(signals[0], "counted"));
+                    assertEquals(5, cells(l, "first", call(signals[0], "data")));
+                });
+        assertNull(counted.get(first).get("race"), counted.toString());
+    }
+
+    private static Object cells(Instrumenting loader, String method, Object... args) throws Exception {
+        for (var m : loader.loadClass(PREFIX + "Cells").getMethods()) {
+            if (m.getName().equals(method)) return m.invoke(null, args);
+        }
+        throw new NoSuchMethodException(method);
     }
 
     /**
