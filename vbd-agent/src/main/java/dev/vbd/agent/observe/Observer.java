@@ -66,6 +66,18 @@ public final class Observer {
         if (r != null && o != null) r.takingOver(o);
     }
 
+    /** At the end of a constructor of a class that declares a finalizer: a release, which the finalizer acquires. */
+    public static void constructed(Object o) {
+        Recorder r = recorder;
+        if (r != null) r.constructed(o);
+    }
+
+    /** At the start of a finalizer. */
+    public static void finalizing(Object o) {
+        Recorder r = recorder;
+        if (r != null) r.finalizing(o);
+    }
+
     public static void acquired(Object lock) {
         Recorder r = recorder;
         if (r != null && lock != null) r.acquired(lock);

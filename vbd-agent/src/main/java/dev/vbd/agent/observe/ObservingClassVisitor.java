@@ -1,6 +1,7 @@
 package dev.vbd.agent.observe;
 
 import dev.vbd.core.rewrite.BulkOperations;
+import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
@@ -11,8 +12,9 @@ import org.objectweb.asm.commons.AdviceAdapter;
 /**
  * Puts a call to {@link Observer} before every field and array access of a class, after every
  * lock it takes (monitors, synchronized methods, {@code java.util.concurrent.locks} locks) and
- * before every release, before a thread's start and after its join, and sends the calls on the
- * JDK's scalar atomics through it ({@link AtomicCalls}). Class initialisers are left as
+ * before every release, before a thread's start and after its join, at the end of a constructor
+ * and the start of a finalizer of a class that declares one, and sends the calls on the JDK's
+ * scalar atomics through it ({@link AtomicCalls}). Class initialisers are left as
  * they are. A constructor's accesses before its super constructor runs are left alone:
  * the object is not yet an object the verifier lets code pass on.
  */
@@ -20,14 +22,35 @@ public final class ObservingClassVisitor extends ClassVisitor {
     private static final String OBSERVER = Type.getInternalName(Observer.class);
 
     private final Recorder recorder;
+    private final boolean finalizable;
     private String owner;
     private String dotted;
     private String sourceFile;
     private int version;
 
-    ObservingClassVisitor(ClassVisitor next, Recorder recorder) {
+    /** {@code finalizable}: whether the class declares a finalizer ({@link #declaresFinalizer}). */
+    ObservingClassVisitor(ClassVisitor next, Recorder recorder, boolean finalizable) {
         super(Opcodes.ASM9, next);
         this.recorder = recorder;
+        this.finalizable = finalizable;
+    }
+
+    /** Whether the class declares {@code finalize()} with a body. */
+    static boolean declaresFinalizer(ClassReader reader) {
+        boolean[] found = new boolean[1];
+        reader.accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+                if (isFinalizer(access, name, descriptor)) found[0] = true;
+                return null;
+            }
+        }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        return found[0];
+    }
+
+    private static boolean isFinalizer(int access, String name, String descriptor) {
+        return name.equals("finalize") && descriptor.equals("()V")
+                && (access & (Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0;
     }
 
     @Override
@@ -91,6 +114,10 @@ public final class ObservingClassVisitor extends ClassVisitor {
         @Override
         protected void onMethodEnter() {
             entered = true;
+            if (finalizable && isFinalizer(methodAccess, method, methodDesc)) {
+                mv.visitVarInsn(ALOAD, 0);
+                observer("finalizing", "(Ljava/lang/Object;)V");
+            }
             if (synced) {
                 pushLock();
                 observer("acquired", "(Ljava/lang/Object;)V");
@@ -100,6 +127,10 @@ public final class ObservingClassVisitor extends ClassVisitor {
 
         @Override
         protected void onMethodExit(int opcode) {
+            if (finalizable && method.equals("<init>") && opcode != ATHROW) {
+                mv.visitVarInsn(ALOAD, 0);
+                observer("constructed", "(Ljava/lang/Object;)V");
+            }
             // a throw leaves through the handler visitMaxs adds, like every other exception
             if (synced && opcode != ATHROW) {
                 pushLock();

@@ -32,7 +32,8 @@ final class ObservingTransformer implements ClassFileTransformer {
             ClassReader reader = new ClassReader(bytes);
             // COMPUTE_MAXS: the calls put in need operand stack; no frame changes but the handler's own
             ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-            reader.accept(new ObservingClassVisitor(writer, recorder), ClassReader.EXPAND_FRAMES);
+            boolean finalizable = ObservingClassVisitor.declaresFinalizer(reader);
+            reader.accept(new ObservingClassVisitor(writer, recorder, finalizable), ClassReader.EXPAND_FRAMES);
             recorder.observed();
             return writer.toByteArray();
         } catch (Throwable t) {

@@ -46,6 +46,14 @@ final class Recorder {
      * {@code MODULE$}) does not race with that write.
      */
     private final Map<Class<?>, ThreadState.Moment> initialised = new ConcurrentHashMap<>();
+    /**
+     * Per identity hash of an object whose class declares a finalizer: what happened before the end
+     * of its constructor, met with that of every other such object of the same hash. The end of an
+     * object's constructor happens before the start of its finalizer (JLS 17.4.5), which the finalizer
+     * thread runs once the object is unreachable: its weak key in {@link #stripes} is cleared by
+     * then, the hash is not. The meet keeps it sound where two objects share one.
+     */
+    private final Map<Integer, ThreadState.Moment> constructed = new HashMap<>();
     private final Stripe[] stripes = new Stripe[STRIPES];
     /**
      * Each thread's state by the thread's identity: not a {@code ThreadLocal}, whose code the observer
@@ -394,6 +402,35 @@ final class Recorder {
         if (t == null) return;
         try {
             initialised.put(c, t.release());
+        } finally {
+            t.busy = false;
+        }
+    }
+
+    void constructed(Object o) {
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            Integer h = System.identityHashCode(o);
+            ThreadState.Moment now = t.release();
+            synchronized (constructed) {
+                ThreadState.Moment before = constructed.get(h);
+                constructed.put(h, before == null ? now : ThreadState.meet(before, now));
+            }
+        } finally {
+            t.busy = false;
+        }
+    }
+
+    void finalizing(Object o) {
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            ThreadState.Moment m;
+            synchronized (constructed) {
+                m = constructed.get(System.identityHashCode(o));
+            }
+            t.acquire(m);
         } finally {
             t.busy = false;
         }

@@ -195,6 +195,25 @@ class ObserverTest {
         }
     }
 
+    public static final class Settings {
+        public static int[] values;
+
+        public static void configure() {
+            values = new int[] {4};
+        }
+    }
+
+    /** As Jython's finalize trigger: its finalizer reads what its maker's thread wrote before. */
+    public static final class Trigger {
+        public int seen;
+
+        @Override
+        @SuppressWarnings("deprecation")
+        public void finalize() {
+            seen = Settings.values[0];
+        }
+    }
+
     /** Atomics, reached through SC accesses; the candidates are {@link Cells}'s. */
     public static final class Signals {
         final java.util.concurrent.atomic.AtomicReference<int[]> slot = new java.util.concurrent.atomic.AtomicReference<>();
@@ -315,7 +334,9 @@ class ObserverTest {
                 if (c != null) return c;
                 try (InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
                     ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-                    new ClassReader(in).accept(new ObservingClassVisitor(w, recorder), ClassReader.EXPAND_FRAMES);
+                    ClassReader reader = new ClassReader(in);
+                    reader.accept(new ObservingClassVisitor(w, recorder, ObservingClassVisitor.declaresFinalizer(reader)),
+                            ClassReader.EXPAND_FRAMES);
                     byte[] b = w.toByteArray();
                     return defineClass(name, b, 0, b.length);
                 } catch (IOException e) {
@@ -602,6 +623,36 @@ class ObserverTest {
         String race = (String) racy.get(get).get("race");
         assertNotNull(race, racy.toString());
         assertTrue(race.startsWith(PREFIX + "Singleton.value: "), race);
+    }
+
+    /**
+     * The end of an object's constructor happens before the start of its finalizer, on whatever
+     * thread runs it: what the maker did before is ordered before it, what it did after is not.
+     * (The finalizer is called here by a thread of the test's, as the JVM's finalizer thread would.)
+     */
+    @Test
+    void whatCameBeforeAnObjectsConstructorEndedIsOrderedBeforeItsFinalizer() throws Exception {
+        String configure = PREFIX + "Settings#configure()V";
+        String finalizer = PREFIX + "Trigger#finalize()V";
+        Object[] trigger = new Object[1];
+        var ordered = observe(List.of(configure, finalizer),
+                l -> {
+                    l.loadClass(PREFIX + "Settings").getMethod("configure").invoke(null);
+                    trigger[0] = make(l, "Trigger");
+                },
+                l -> call(trigger[0], "finalize"));
+        assertNull(ordered.get(finalizer).get("race"), ordered.toString());
+        assertTrue(number(ordered.get(finalizer), "ordered") > 0, ordered.toString());
+        var racy = observe(List.of(configure, finalizer),
+                l -> {
+                    trigger[0] = make(l, "Trigger");
+                    l.loadClass(PREFIX + "Settings").getMethod("configure").invoke(null);
+                },
+                l -> call(trigger[0], "finalize"));
+        String race = (String) racy.get(finalizer).get("race");
+        assertNotNull(race, racy.toString());
+        assertTrue(race.startsWith(PREFIX + "Settings.values: write of " + PREFIX + "Settings.values at " + PREFIX
+                + "Settings.configure"), race);
     }
 
     /** An object set in an {@code AtomicReference} is ordered before what the thread that gets it does with it. */
