@@ -2,13 +2,17 @@ package dev.vbd.agent.observe;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Calls on the JDK's scalar atomics ({@code AtomicReference}, {@code AtomicInteger}, {@code
- * AtomicLong}, {@code AtomicBoolean}), which vbd makes SC in every access mode: each is an SC access
- * of the atomic's value, a read, a write or both. {@link ObservingClassVisitor} sends each call it
+ * Calls on the JDK's atomics ({@code AtomicReference}, {@code AtomicInteger}, {@code AtomicLong},
+ * {@code AtomicBoolean} and the arrays {@code AtomicReferenceArray}, {@code AtomicIntegerArray},
+ * {@code AtomicLongArray}), which vbd makes SC in every access mode: each is an SC access of the
+ * atomic's value (of an array's element), a read, a write or both. {@link ObservingClassVisitor} sends each call it
  * knows to an {@link Observer} helper of the call's shape with the operation's code ({@link #of}),
  * and the recorder runs it ({@link #apply}) under the lock that orders its record, so that a read is
  * ordered after exactly the writes it could have seen. A weak, plain, opaque, acquire or release mode
@@ -22,8 +26,8 @@ final class AtomicCalls {
             GET_AND_ADD = 5, ADD_AND_GET = 6, GET_AND_INCREMENT = 7, INCREMENT_AND_GET = 8, GET_AND_DECREMENT = 9;
     /** {@code decrementAndGet}, numbered apart: a kind of its own past the last digit. */
     private static final int DECREMENT_AND_GET = 100;
-    /** Each class's codes start at its base. */
-    private static final int REFERENCE = 0, INT = 10, LONG = 20, BOOLEAN = 30;
+    /** Each class's codes start at its base; an array's are its element's plus {@link #ARRAY}. */
+    private static final int REFERENCE = 0, INT = 10, LONG = 20, BOOLEAN = 30, ARRAY = 40;
 
     /** What the visitor puts in place of a call: the helper, its descriptor, and the operation. */
     record Call(String helper, String descriptor, int op) {}
@@ -38,12 +42,16 @@ final class AtomicCalls {
             case "AtomicInteger" -> INT;
             case "AtomicLong" -> LONG;
             case "AtomicBoolean" -> BOOLEAN;
+            case "AtomicReferenceArray" -> ARRAY + REFERENCE;
+            case "AtomicIntegerArray" -> ARRAY + INT;
+            case "AtomicLongArray" -> ARRAY + LONG;
             default -> -1;
         };
         if (base < 0) return null;
         int kind = kind(name);
         if (kind < 0 || !shapeFits(base, kind, descriptor)) return null;
-        int args = org.objectweb.asm.Type.getArgumentTypes(descriptor).length;
+        // the arguments beside an array's index
+        int args = org.objectweb.asm.Type.getArgumentTypes(descriptor).length - (base >= ARRAY ? 1 : 0);
         char returns = descriptor.charAt(descriptor.indexOf(')') + 1);
         String helper;
         if (args == 0) {
@@ -58,6 +66,7 @@ final class AtomicCalls {
         } else {
             helper = returns == 'Z' ? "atomicCompare" : "atomicExchange";
         }
+        // the call's own arguments, an array's index first, then the operation and the site
         String helperDescriptor = "(Ljava/lang/Object;" + descriptor.substring(1, descriptor.indexOf(')')) + "II)"
                 + descriptor.substring(descriptor.indexOf(')') + 1);
         return new Call(helper, helperDescriptor, kind == DECREMENT_AND_GET ? base + 100 : base + kind);
@@ -83,23 +92,29 @@ final class AtomicCalls {
 
     /** Whether the descriptor is the one the class declares for the operation (not an overload, not a conversion). */
     private static boolean shapeFits(int base, int kind, String descriptor) {
-        String v = switch (base) {
+        String v = switch (base % ARRAY) {
             case REFERENCE -> "Ljava/lang/Object;";
             case INT -> "I";
             case LONG -> "J";
             default -> "Z";
         };
+        String index = base >= ARRAY ? "I" : "";
         String expected = switch (kind) {
-            case GET -> "()" + v;
-            case SET -> "(" + v + ")V";
-            case COMPARE_AND_SET -> "(" + v + v + ")Z";
-            case GET_AND_SET, GET_AND_ADD, ADD_AND_GET -> "(" + v + ")" + v;
-            case COMPARE_AND_EXCHANGE -> "(" + v + v + ")" + v;
-            default -> "()" + v;
+            case GET -> "(" + index + ")" + v;
+            case SET -> "(" + index + v + ")V";
+            case COMPARE_AND_SET -> "(" + index + v + v + ")Z";
+            case GET_AND_SET, GET_AND_ADD, ADD_AND_GET -> "(" + index + v + ")" + v;
+            case COMPARE_AND_EXCHANGE -> "(" + index + v + v + ")" + v;
+            default -> "(" + index + ")" + v;
         };
-        boolean numeric = base == INT || base == LONG;
+        boolean numeric = base % ARRAY == INT || base % ARRAY == LONG;
         boolean arithmetic = kind >= GET_AND_ADD;
         return descriptor.equals(expected) && (numeric || !arithmetic);
+    }
+
+    /** Whether the operation is on an atomic array's element. */
+    static boolean isArray(int op) {
+        return op % 100 >= ARRAY;
     }
 
     /** Whether the operation reads the value (every one but a plain set). */
@@ -113,14 +128,14 @@ final class AtomicCalls {
         return switch (op % 10) {
             case GET -> false;
             case COMPARE_AND_SET -> (Boolean) result;
-            case COMPARE_AND_EXCHANGE -> op == REFERENCE + COMPARE_AND_EXCHANGE ? result == expected : result.equals(expected);
+            case COMPARE_AND_EXCHANGE -> op % ARRAY == REFERENCE + COMPARE_AND_EXCHANGE ? result == expected : result.equals(expected);
             default -> true;
         };
     }
 
     /** Runs the operation; an atomic that is null throws as the call would have. */
     @SuppressWarnings("unchecked")
-    static Object apply(Object atomic, int op, Object x, Object y) {
+    static Object apply(Object atomic, int op, int i, Object x, Object y) {
         return switch (op) {
             case REFERENCE + GET -> ((AtomicReference<Object>) atomic).get();
             case REFERENCE + SET -> set((AtomicReference<Object>) atomic, x);
@@ -154,6 +169,40 @@ final class AtomicCalls {
             case BOOLEAN + COMPARE_AND_SET -> ((AtomicBoolean) atomic).compareAndSet((Boolean) x, (Boolean) y);
             case BOOLEAN + GET_AND_SET -> ((AtomicBoolean) atomic).getAndSet((Boolean) x);
             case BOOLEAN + COMPARE_AND_EXCHANGE -> ((AtomicBoolean) atomic).compareAndExchange((Boolean) x, (Boolean) y);
+            default -> applyToElement(atomic, op, i, x, y);
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object applyToElement(Object atomic, int op, int i, Object x, Object y) {
+        return switch (op) {
+            case ARRAY + REFERENCE + GET -> ((AtomicReferenceArray<Object>) atomic).get(i);
+            case ARRAY + REFERENCE + SET -> set((AtomicReferenceArray<Object>) atomic, i, x);
+            case ARRAY + REFERENCE + COMPARE_AND_SET -> ((AtomicReferenceArray<Object>) atomic).compareAndSet(i, x, y);
+            case ARRAY + REFERENCE + GET_AND_SET -> ((AtomicReferenceArray<Object>) atomic).getAndSet(i, x);
+            case ARRAY + REFERENCE + COMPARE_AND_EXCHANGE -> ((AtomicReferenceArray<Object>) atomic).compareAndExchange(i, x, y);
+            case ARRAY + INT + GET -> ((AtomicIntegerArray) atomic).get(i);
+            case ARRAY + INT + SET -> set((AtomicIntegerArray) atomic, i, (Integer) x);
+            case ARRAY + INT + COMPARE_AND_SET -> ((AtomicIntegerArray) atomic).compareAndSet(i, (Integer) x, (Integer) y);
+            case ARRAY + INT + GET_AND_SET -> ((AtomicIntegerArray) atomic).getAndSet(i, (Integer) x);
+            case ARRAY + INT + COMPARE_AND_EXCHANGE -> ((AtomicIntegerArray) atomic).compareAndExchange(i, (Integer) x, (Integer) y);
+            case ARRAY + INT + GET_AND_ADD -> ((AtomicIntegerArray) atomic).getAndAdd(i, (Integer) x);
+            case ARRAY + INT + ADD_AND_GET -> ((AtomicIntegerArray) atomic).addAndGet(i, (Integer) x);
+            case ARRAY + INT + GET_AND_INCREMENT -> ((AtomicIntegerArray) atomic).getAndIncrement(i);
+            case ARRAY + INT + INCREMENT_AND_GET -> ((AtomicIntegerArray) atomic).incrementAndGet(i);
+            case ARRAY + INT + GET_AND_DECREMENT -> ((AtomicIntegerArray) atomic).getAndDecrement(i);
+            case ARRAY + INT + 100 -> ((AtomicIntegerArray) atomic).decrementAndGet(i);
+            case ARRAY + LONG + GET -> ((AtomicLongArray) atomic).get(i);
+            case ARRAY + LONG + SET -> set((AtomicLongArray) atomic, i, (Long) x);
+            case ARRAY + LONG + COMPARE_AND_SET -> ((AtomicLongArray) atomic).compareAndSet(i, (Long) x, (Long) y);
+            case ARRAY + LONG + GET_AND_SET -> ((AtomicLongArray) atomic).getAndSet(i, (Long) x);
+            case ARRAY + LONG + COMPARE_AND_EXCHANGE -> ((AtomicLongArray) atomic).compareAndExchange(i, (Long) x, (Long) y);
+            case ARRAY + LONG + GET_AND_ADD -> ((AtomicLongArray) atomic).getAndAdd(i, (Long) x);
+            case ARRAY + LONG + ADD_AND_GET -> ((AtomicLongArray) atomic).addAndGet(i, (Long) x);
+            case ARRAY + LONG + GET_AND_INCREMENT -> ((AtomicLongArray) atomic).getAndIncrement(i);
+            case ARRAY + LONG + INCREMENT_AND_GET -> ((AtomicLongArray) atomic).incrementAndGet(i);
+            case ARRAY + LONG + GET_AND_DECREMENT -> ((AtomicLongArray) atomic).getAndDecrement(i);
+            case ARRAY + LONG + 100 -> ((AtomicLongArray) atomic).decrementAndGet(i);
             default -> throw new IllegalArgumentException("no atomic operation " + op);
         };
     }
@@ -175,6 +224,21 @@ final class AtomicCalls {
 
     private static Object set(AtomicBoolean a, boolean v) {
         a.set(v);
+        return null;
+    }
+
+    private static Object set(AtomicReferenceArray<Object> a, int i, Object v) {
+        a.set(i, v);
+        return null;
+    }
+
+    private static Object set(AtomicIntegerArray a, int i, int v) {
+        a.set(i, v);
+        return null;
+    }
+
+    private static Object set(AtomicLongArray a, int i, long v) {
+        a.set(i, v);
         return null;
     }
 }

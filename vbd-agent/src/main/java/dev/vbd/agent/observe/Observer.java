@@ -107,90 +107,150 @@ public final class Observer {
     }
 
     /*
-     * A call on one of the JDK's scalar atomics ({@link AtomicCalls}), one helper per shape: the
-     * atomic, the call's arguments, the operation and the site.
+     * A call on one of the JDK's atomics ({@link AtomicCalls}), one helper per shape: the atomic, the
+     * call's arguments (an atomic array's index first), the operation and the site.
      */
 
     public static Object atomicGetReference(Object a, int op, int site) {
-        return atomic(a, op, null, null, site);
+        return atomic(a, op, 0, null, null, site);
     }
 
     public static int atomicGetInt(Object a, int op, int site) {
-        return (Integer) atomic(a, op, null, null, site);
+        return (Integer) atomic(a, op, 0, null, null, site);
     }
 
     public static long atomicGetLong(Object a, int op, int site) {
-        return (Long) atomic(a, op, null, null, site);
+        return (Long) atomic(a, op, 0, null, null, site);
     }
 
     public static boolean atomicGetBoolean(Object a, int op, int site) {
-        return (Boolean) atomic(a, op, null, null, site);
+        return (Boolean) atomic(a, op, 0, null, null, site);
     }
 
     public static void atomicSet(Object a, Object v, int op, int site) {
-        atomic(a, op, v, null, site);
+        atomic(a, op, 0, v, null, site);
     }
 
     public static void atomicSet(Object a, int v, int op, int site) {
-        atomic(a, op, v, null, site);
+        atomic(a, op, 0, v, null, site);
     }
 
     public static void atomicSet(Object a, long v, int op, int site) {
-        atomic(a, op, v, null, site);
+        atomic(a, op, 0, v, null, site);
     }
 
     public static void atomicSet(Object a, boolean v, int op, int site) {
-        atomic(a, op, v, null, site);
+        atomic(a, op, 0, v, null, site);
     }
 
     public static Object atomicUpdate(Object a, Object v, int op, int site) {
-        return atomic(a, op, v, null, site);
+        return atomic(a, op, 0, v, null, site);
     }
 
     public static int atomicUpdate(Object a, int v, int op, int site) {
-        return (Integer) atomic(a, op, v, null, site);
+        return (Integer) atomic(a, op, 0, v, null, site);
     }
 
     public static long atomicUpdate(Object a, long v, int op, int site) {
-        return (Long) atomic(a, op, v, null, site);
+        return (Long) atomic(a, op, 0, v, null, site);
     }
 
     public static boolean atomicUpdate(Object a, boolean v, int op, int site) {
-        return (Boolean) atomic(a, op, v, null, site);
+        return (Boolean) atomic(a, op, 0, v, null, site);
     }
 
     public static boolean atomicCompare(Object a, Object expected, Object v, int op, int site) {
-        return (Boolean) atomic(a, op, expected, v, site);
+        return (Boolean) atomic(a, op, 0, expected, v, site);
     }
 
     public static boolean atomicCompare(Object a, int expected, int v, int op, int site) {
-        return (Boolean) atomic(a, op, expected, v, site);
+        return (Boolean) atomic(a, op, 0, expected, v, site);
     }
 
     public static boolean atomicCompare(Object a, long expected, long v, int op, int site) {
-        return (Boolean) atomic(a, op, expected, v, site);
+        return (Boolean) atomic(a, op, 0, expected, v, site);
     }
 
     public static boolean atomicCompare(Object a, boolean expected, boolean v, int op, int site) {
-        return (Boolean) atomic(a, op, expected, v, site);
+        return (Boolean) atomic(a, op, 0, expected, v, site);
     }
 
     public static Object atomicExchange(Object a, Object expected, Object v, int op, int site) {
-        return atomic(a, op, expected, v, site);
+        return atomic(a, op, 0, expected, v, site);
     }
 
     public static int atomicExchange(Object a, int expected, int v, int op, int site) {
-        return (Integer) atomic(a, op, expected, v, site);
+        return (Integer) atomic(a, op, 0, expected, v, site);
     }
 
     public static long atomicExchange(Object a, long expected, long v, int op, int site) {
-        return (Long) atomic(a, op, expected, v, site);
+        return (Long) atomic(a, op, 0, expected, v, site);
     }
 
-    private static Object atomic(Object a, int op, Object x, Object y, int site) {
+    public static Object atomicGetReference(Object a, int i, int op, int site) {
+        return atomic(a, op, i, null, null, site);
+    }
+
+    public static int atomicGetInt(Object a, int i, int op, int site) {
+        return (Integer) atomic(a, op, i, null, null, site);
+    }
+
+    public static long atomicGetLong(Object a, int i, int op, int site) {
+        return (Long) atomic(a, op, i, null, null, site);
+    }
+
+    public static void atomicSet(Object a, int i, Object v, int op, int site) {
+        atomic(a, op, i, v, null, site);
+    }
+
+    public static void atomicSet(Object a, int i, int v, int op, int site) {
+        atomic(a, op, i, v, null, site);
+    }
+
+    public static void atomicSet(Object a, int i, long v, int op, int site) {
+        atomic(a, op, i, v, null, site);
+    }
+
+    public static Object atomicUpdate(Object a, int i, Object v, int op, int site) {
+        return atomic(a, op, i, v, null, site);
+    }
+
+    public static int atomicUpdate(Object a, int i, int v, int op, int site) {
+        return (Integer) atomic(a, op, i, v, null, site);
+    }
+
+    public static long atomicUpdate(Object a, int i, long v, int op, int site) {
+        return (Long) atomic(a, op, i, v, null, site);
+    }
+
+    public static boolean atomicCompare(Object a, int i, Object expected, Object v, int op, int site) {
+        return (Boolean) atomic(a, op, i, expected, v, site);
+    }
+
+    public static boolean atomicCompare(Object a, int i, int expected, int v, int op, int site) {
+        return (Boolean) atomic(a, op, i, expected, v, site);
+    }
+
+    public static boolean atomicCompare(Object a, int i, long expected, long v, int op, int site) {
+        return (Boolean) atomic(a, op, i, expected, v, site);
+    }
+
+    public static Object atomicExchange(Object a, int i, Object expected, Object v, int op, int site) {
+        return atomic(a, op, i, expected, v, site);
+    }
+
+    public static int atomicExchange(Object a, int i, int expected, int v, int op, int site) {
+        return (Integer) atomic(a, op, i, expected, v, site);
+    }
+
+    public static long atomicExchange(Object a, int i, long expected, long v, int op, int site) {
+        return (Long) atomic(a, op, i, expected, v, site);
+    }
+
+    private static Object atomic(Object a, int op, int i, Object x, Object y, int site) {
         Recorder r = recorder;
-        if (r == null || a == null) return AtomicCalls.apply(a, op, x, y);
-        return r.atomic(a, op, x, y, site);
+        if (r == null || a == null) return AtomicCalls.apply(a, op, i, x, y);
+        return r.atomic(a, op, i, x, y, site);
     }
 
     public static void storeInt(int[] a, int i, int v, int site) {

@@ -85,8 +85,9 @@ final class Recorder {
     private static final int LOCK = -2;
     private static final int THREAD = -3;
     private static final int HANDED = -4;
-    /** The key of an atomic's value ({@link AtomicCalls}). */
+    /** The key of an atomic's value ({@link AtomicCalls}); an atomic array's element i has {@code ELEMENT_0 - i}. */
     private static final int ATOMIC = -5;
+    private static final int ELEMENT_0 = -100;
     private static final int ELEMENTS = -1;
 
     Recorder(List<String> candidateNames) {
@@ -259,12 +260,17 @@ final class Recorder {
     }
 
     private void record(ThreadState t, Object o, int siteId, boolean write) {
+        record(t, o, sites[siteId].fieldKey(), siteId, write);
+    }
+
+    /** {@code field}: the location's key within {@code o}, the site's own but for an atomic array's element. */
+    private void record(ThreadState t, Object o, int field, int siteId, boolean write) {
         Site site = sites[siteId];
         int c = site.candidate();
         if (c >= 0) t.accesses[c]++;
-        int h = hash(o, site.fieldKey());
+        int h = hash(o, field);
         int slot = (h ^ (h >>> 8)) & (ThreadState.RECENT - 1);
-        Location l = t.recentObjects[slot] == o && t.recent[slot].key.field == site.fieldKey() ? t.recent[slot] : null;
+        Location l = t.recentObjects[slot] == o && t.recent[slot].key.field == field ? t.recent[slot] : null;
         // a racy location's verdict is final: skipping its accesses only drops orderings, never a race
         if (l != null && l.race != null && (c < 0 || l.touched(c))) return;
         // FastTrack's same epoch: nothing touched the location since this thread's last access to it,
@@ -280,7 +286,7 @@ final class Recorder {
         Stripe stripe = stripes[stripeIndex(h)];
         long stamp;
         synchronized (stripe) {
-            if (l == null) l = find(stripe, o, site.fieldKey(), h, t);
+            if (l == null) l = find(stripe, o, field, h, t);
             String race = l.access(t, write, site);
             if (race != null) {
                 for (int k : l.candidates()) raced(k, race);
@@ -303,14 +309,15 @@ final class Recorder {
      * after it happened lets a read that saw it look unordered; one recorded before, a read that did
      * not see it look ordered.) A failed compare-and-set is a read only.
      */
-    Object atomic(Object a, int op, Object x, Object y, int siteId) {
+    Object atomic(Object a, int op, int index, Object x, Object y, int siteId) {
         ThreadState t = enter();
-        if (t == null) return AtomicCalls.apply(a, op, x, y);
+        if (t == null) return AtomicCalls.apply(a, op, index, x, y);
         try {
-            synchronized (stripes[stripeIndex(hash(a, ATOMIC))]) {
-                Object result = AtomicCalls.apply(a, op, x, y);
-                if (AtomicCalls.reads(op)) record(t, a, siteId, false);
-                if (AtomicCalls.wrote(op, x, result)) record(t, a, siteId, true);
+            int field = AtomicCalls.isArray(op) ? ELEMENT_0 - index : ATOMIC;
+            synchronized (stripes[stripeIndex(hash(a, field))]) {
+                Object result = AtomicCalls.apply(a, op, index, x, y);
+                if (AtomicCalls.reads(op)) record(t, a, field, siteId, false);
+                if (AtomicCalls.wrote(op, x, result)) record(t, a, field, siteId, true);
                 return result;
             }
         } finally {

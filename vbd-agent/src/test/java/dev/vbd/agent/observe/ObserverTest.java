@@ -219,10 +219,19 @@ class ObserverTest {
         final java.util.concurrent.atomic.AtomicReference<int[]> slot = new java.util.concurrent.atomic.AtomicReference<>();
         final java.util.concurrent.atomic.AtomicInteger flag = new java.util.concurrent.atomic.AtomicInteger();
         final java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicReferenceArray<int[]> slots = new java.util.concurrent.atomic.AtomicReferenceArray<>(4);
         final int[] data = new int[1];
 
         public void post() {
             slot.set(new int[] {1, 2, 3});
+        }
+
+        public void postAt(int i) {
+            slots.set(i, data);
+        }
+
+        public int[] receivedAt(int i) {
+            return slots.get(i);
         }
 
         public int[] received() {
@@ -665,6 +674,29 @@ class ObserverTest {
                 l -> assertEquals(1, cells(l, "first", call(signals[0], "received"))));
         assertNull(seen.get(first).get("race"), seen.toString());
         assertTrue(number(seen.get(first), "ordered") > 0, seen.toString());
+    }
+
+    /** An atomic array's element is a location of its own: a get of it is ordered after the set of it, not of another. */
+    @Test
+    void whatAnAtomicArraysElementHandsOverIsOrderedAndAnotherElementOrdersNothing() throws Exception {
+        String put = PREFIX + "Cells#put([II)V";
+        String first = PREFIX + "Cells#first([I)I";
+        Object[] signals = new Object[1];
+        Step fill = l -> {
+            cells(l, "put", call(signals[0] = make(l, "Signals"), "data"), 5);
+            call(signals[0], "postAt", 1);
+        };
+        var ordered = observe(List.of(put, first), fill,
+                l -> assertEquals(5, cells(l, "first", call(signals[0], "receivedAt", 1))));
+        assertNull(ordered.get(first).get("race"), ordered.toString());
+        var racy = observe(List.of(put, first), fill,
+                l -> {
+                    assertNull(call(signals[0], "receivedAt", 2));
+                    assertEquals(5, cells(l, "first", call(signals[0], "data")));
+                });
+        String race = (String) racy.get(first).get("race");
+        assertNotNull(race, racy.toString());
+        assertTrue(race.startsWith("int[]: write of int[] at " + PREFIX + "Cells.put"), race);
     }
 
     /**
