@@ -27,8 +27,9 @@ public final class JdkClasses {
      * Whether a JDK class can be watched (internal or dotted name): not the classes that making an
      * object, a thread or a class runs through, not {@code java.lang.invoke} (lambdas, string
      * concatenation: the observer's own calls would link through it), not references (the observer's
-     * weak keys), not the JDK's internals ({@code jdk.internal}, which stand in for the JVM), and not
-     * vbd's own classes in the JDK.
+     * weak keys), not the JDK's internals ({@code jdk.internal}, which stand in for the JVM), not the
+     * atomics (whose calls the observer takes as SC accesses, {@link AtomicCalls}: they must stay
+     * SC), and not vbd's own classes in the JDK.
      */
     public static boolean watchable(String className) {
         String c = className.replace('.', '/');
@@ -37,7 +38,7 @@ public final class JdkClasses {
                 || top.equals("java/lang/ClassLoader") || top.equals("java/lang/System")
                 || c.startsWith("java/lang/invoke/") || c.startsWith("java/lang/ref/") || c.startsWith("jdk/internal/")
                 || c.startsWith("sun/instrument/") || c.startsWith("java/lang/instrument/")
-                || c.startsWith("java/util/concurrent/atomic/Vbd") || c.startsWith("dev/vbd/"));
+                || c.startsWith("java/util/concurrent/atomic/") || c.startsWith("dev/vbd/"));
     }
 
     private static String topLevel(String internalName) {

@@ -27,6 +27,8 @@ public final class ObservingClassVisitor extends ClassVisitor {
     private String dotted;
     private String sourceFile;
     private int version;
+    /** The fields this class declares volatile (name:descriptor), which stay volatile in relaxed code. */
+    private final java.util.Set<String> volatileFields = new java.util.HashSet<>();
 
     /** {@code finalizable}: whether the class declares a finalizer ({@link #declaresFinalizer}). */
     ObservingClassVisitor(ClassVisitor next, Recorder recorder, boolean finalizable) {
@@ -65,6 +67,13 @@ public final class ObservingClassVisitor extends ClassVisitor {
     public void visitSource(String source, String debug) {
         this.sourceFile = source;
         super.visitSource(source, debug);
+    }
+
+    @Override
+    public org.objectweb.asm.FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+        // a class's fields come before its methods
+        if ((access & Opcodes.ACC_VOLATILE) != 0) volatileFields.add(name + ":" + descriptor);
+        return super.visitField(access, name, descriptor, signature, value);
     }
 
     @Override
@@ -152,7 +161,7 @@ public final class ObservingClassVisitor extends ClassVisitor {
                 switch (opcode) {
                     case GETFIELD -> {
                         mv.visitInsn(DUP);
-                        site(target, false, field);
+                        fieldSite(target, false, fieldOwner, field);
                         observer("read", "(Ljava/lang/Object;I)V");
                     }
                     case PUTFIELD -> {
@@ -165,12 +174,12 @@ public final class ObservingClassVisitor extends ClassVisitor {
                             mv.visitInsn(DUP2);
                             mv.visitInsn(POP);
                         }
-                        site(target, true, field);
+                        fieldSite(target, true, fieldOwner, field);
                         observer("write", "(Ljava/lang/Object;I)V");
                     }
                     case PUTSTATIC -> {
                         pushClass(fieldOwner);
-                        site(target, true, field);
+                        fieldSite(target, true, fieldOwner, field);
                         observer("writeStatic", "(Ljava/lang/Class;I)V");
                     }
                     case GETSTATIC -> {
@@ -178,7 +187,7 @@ public final class ObservingClassVisitor extends ClassVisitor {
                         // thread may be running, and only then is that initialiser's end to be acquired
                         super.visitFieldInsn(opcode, fieldOwner, name, descriptor);
                         pushClass(fieldOwner);
-                        site(target, false, field);
+                        fieldSite(target, false, fieldOwner, field);
                         observer("readStatic", "(Ljava/lang/Class;I)V");
                         return;
                     }
@@ -331,6 +340,20 @@ public final class ObservingClassVisitor extends ClassVisitor {
         }
 
         private void site(String target, boolean write, String field) {
+            site(target, write, field, candidate);
+        }
+
+        /**
+         * A field access's site: a field of this class's that it declares volatile stays volatile
+         * in relaxed code, so an access to it is SC, a candidate's too. (One another class declares
+         * is taken as plain: safe, where it is volatile, as a race reported that is none.)
+         */
+        private void fieldSite(String target, boolean write, String fieldOwner, String field) {
+            boolean volatileHere = fieldOwner.equals(owner) && volatileFields.contains(field);
+            site(target, write, field, volatileHere ? -1 : candidate);
+        }
+
+        private void site(String target, boolean write, String field, int candidate) {
             int id = recorder.site(dotted, method, sourceFile, line, target, write, candidate, field);
             mv.visitLdcInsn(id);
         }

@@ -195,6 +195,19 @@ class ObserverTest {
         }
     }
 
+    /** Relaxed code handing an array over through a field its class declares volatile. */
+    public static final class VolatileSlot {
+        volatile int[] slot;
+
+        public void publish() {
+            slot = new int[] {9};
+        }
+
+        public int peek() {
+            return slot[0];
+        }
+    }
+
     public static final class Settings {
         public static int[] values;
 
@@ -632,6 +645,20 @@ class ObserverTest {
         String race = (String) racy.get(get).get("race");
         assertNotNull(race, racy.toString());
         assertTrue(race.startsWith(PREFIX + "Singleton.value: "), race);
+    }
+
+    /** A field declared volatile stays volatile in relaxed code: a candidate's write of it releases, another's read acquires. */
+    @Test
+    void aVolatileFieldOrdersWhatRelaxedCodeHandsOverThroughIt() throws Exception {
+        String publish = PREFIX + "VolatileSlot#publish()V";
+        String peek = PREFIX + "VolatileSlot#peek()I";
+        Object[] published = new Object[1];
+        var seen = observe(List.of(publish, peek),
+                l -> call(published[0] = make(l, "VolatileSlot"), "publish"),
+                l -> assertEquals(9, call(published[0], "peek")));
+        assertNull(seen.get(peek).get("race"), seen.toString());
+        assertNull(seen.get(publish).get("race"), seen.toString());
+        assertTrue(number(seen.get(peek), "ordered") > 0, seen.toString());
     }
 
     /**
