@@ -2,7 +2,8 @@ package dev.vbd.agent.observe;
 
 /**
  * What the observed program's code calls at each heap access and lock operation ({@link
- * ObservingClassVisitor} puts the calls in). It sits on the boot class path so that classes of
+ * ObservingClassVisitor} puts the calls in): before a read, after a write, so that a read recorded
+ * after a write's record comes after the write itself. It sits on the boot class path so that classes of
  * every loader reach it. Stores to array elements come here whole: the array lies under the index
  * and value on the operand stack, out of reach of a simple copy.
  */
@@ -34,6 +35,13 @@ public final class Observer {
     public static void writeStatic(Class<?> owner, int site) {
         Recorder r = recorder;
         if (r != null) r.accessStatic(owner, site, true);
+    }
+
+
+    /** At the start of a class's initialiser. */
+    public static void initialising(Class<?> c) {
+        Recorder r = recorder;
+        if (r != null) r.initialising(c);
     }
 
     /** At the normal end of a class's initialiser: a release, which every use of its static fields acquires. */
@@ -99,11 +107,17 @@ public final class Observer {
      * nothing to and from one shared empty array (Lucene's {@code BytesRef.EMPTY_BYTES}) on every thread.
      */
     public static void arraycopy(Object src, int srcPos, Object dest, int destPos, int length, int readSite, int writeSite) {
-        if (length > 0) {
-            read(src, readSite);
+        if (length <= 0) {
+            System.arraycopy(src, srcPos, dest, destPos, length);
+            return;
+        }
+        read(src, readSite);
+        try {
+            System.arraycopy(src, srcPos, dest, destPos, length);
+        } finally {
+            // once done, as every write; also when it failed, which may be after some elements
             write(dest, writeSite);
         }
-        System.arraycopy(src, srcPos, dest, destPos, length);
     }
 
     /*
@@ -254,47 +268,47 @@ public final class Observer {
     }
 
     public static void storeInt(int[] a, int i, int v, int site) {
-        write(a, site);
         a[i] = v;
+        write(a, site);
     }
 
     public static void storeLong(long[] a, int i, long v, int site) {
-        write(a, site);
         a[i] = v;
+        write(a, site);
     }
 
     public static void storeFloat(float[] a, int i, float v, int site) {
-        write(a, site);
         a[i] = v;
+        write(a, site);
     }
 
     public static void storeDouble(double[] a, int i, double v, int site) {
-        write(a, site);
         a[i] = v;
+        write(a, site);
     }
 
     public static void storeReference(Object[] a, int i, Object v, int site) {
-        write(a, site);
         a[i] = v;
+        write(a, site);
     }
 
     /** {@code bastore}: a byte or a boolean array. */
     public static void storeByte(Object a, int i, int v, int site) {
-        write(a, site);
         if (a instanceof boolean[] z) {
             z[i] = (v & 1) != 0;
         } else {
             ((byte[]) a)[i] = (byte) v;
         }
+        write(a, site);
     }
 
     public static void storeChar(char[] a, int i, int v, int site) {
-        write(a, site);
         a[i] = (char) v;
+        write(a, site);
     }
 
     public static void storeShort(short[] a, int i, int v, int site) {
-        write(a, site);
         a[i] = (short) v;
+        write(a, site);
     }
 }

@@ -10,7 +10,8 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.commons.AdviceAdapter;
 
 /**
- * Puts a call to {@link Observer} before every field and array access of a class, after every
+ * Puts a call to {@link Observer} before every field and array read of a class and after every
+ * write, after every
  * lock it takes (monitors, synchronized methods, {@code java.util.concurrent.locks} locks) and
  * before every release, before a thread's start and after its join, at the end of a constructor
  * and the start of a finalizer of a class that declares one, and sends the calls on the JDK's
@@ -88,10 +89,20 @@ public final class ObservingClassVisitor extends ClassVisitor {
         return new Method(mv, access, name, descriptor, recorder.candidate(dotted, name, descriptor));
     }
 
-    /** Tells the observer where a class initialiser returns; one that throws leaves the class unusable. */
+    /**
+     * Tells the observer where a class initialiser starts and where it returns; one that throws
+     * leaves the class unusable.
+     */
     private final class InitialiserEnd extends MethodVisitor {
         InitialiserEnd(MethodVisitor mv) {
             super(Opcodes.ASM9, mv);
+        }
+
+        @Override
+        public void visitCode() {
+            super.visitCode();
+            super.visitLdcInsn(Type.getObjectType(owner));
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, OBSERVER, "initialising", "(Ljava/lang/Class;)V", false);
         }
 
         @Override
@@ -165,31 +176,35 @@ public final class ObservingClassVisitor extends ClassVisitor {
                         observer("read", "(Ljava/lang/Object;I)V");
                     }
                     case PUTFIELD -> {
-                        // [obj, value] -> [obj, value, obj]
+                        // [obj, value] -> [obj, obj, value]: a write is recorded once it is done, so that
+                        // a read recorded after the write's record cannot have seen the value before it
                         if (Type.getType(descriptor).getSize() == 2) {
                             mv.visitInsn(DUP2_X1);
                             mv.visitInsn(POP2);
                             mv.visitInsn(DUP_X2);
-                        } else {
-                            mv.visitInsn(DUP2);
+                            mv.visitInsn(DUP_X2);
                             mv.visitInsn(POP);
+                        } else {
+                            mv.visitInsn(SWAP);
+                            mv.visitInsn(DUP_X1);
+                            mv.visitInsn(SWAP);
                         }
+                        super.visitFieldInsn(opcode, fieldOwner, name, descriptor);
                         fieldSite(target, true, fieldOwner, field);
                         observer("write", "(Ljava/lang/Object;I)V");
+                        return;
                     }
                     case PUTSTATIC -> {
+                        super.visitFieldInsn(opcode, fieldOwner, name, descriptor);
                         pushClass(fieldOwner);
                         fieldSite(target, true, fieldOwner, field);
                         observer("writeStatic", "(Ljava/lang/Class;I)V");
+                        return;
                     }
                     case GETSTATIC -> {
-                        // after the read: a getstatic waits for the class's initialiser, which another
-                        // thread may be running, and only then is that initialiser's end to be acquired
-                        super.visitFieldInsn(opcode, fieldOwner, name, descriptor);
                         pushClass(fieldOwner);
                         fieldSite(target, false, fieldOwner, field);
                         observer("readStatic", "(Ljava/lang/Class;I)V");
-                        return;
                     }
                     default -> { }
                 }
@@ -348,14 +363,16 @@ public final class ObservingClassVisitor extends ClassVisitor {
          * in relaxed code, so an access to it is SC, a candidate's too. (One another class declares
          * is taken as plain: safe, where it is volatile, as a race reported that is none.)
          */
-        private void fieldSite(String target, boolean write, String fieldOwner, String field) {
+        private int fieldSite(String target, boolean write, String fieldOwner, String field) {
             boolean volatileHere = fieldOwner.equals(owner) && volatileFields.contains(field);
-            site(target, write, field, volatileHere ? -1 : candidate);
+            return site(target, write, field, volatileHere ? -1 : candidate);
         }
 
-        private void site(String target, boolean write, String field, int candidate) {
+        /** Pushes a new site's number, and returns it. */
+        private int site(String target, boolean write, String field, int candidate) {
             int id = recorder.site(dotted, method, sourceFile, line, target, write, candidate, field);
             mv.visitLdcInsn(id);
+            return id;
         }
 
         private void observer(String name, String descriptor) {

@@ -46,6 +46,8 @@ final class Recorder {
      * {@code MODULE$}) does not race with that write.
      */
     private final Map<Class<?>, ThreadState.Moment> initialised = new ConcurrentHashMap<>();
+    /** Per class whose initialiser was seen to start and not yet to end: the thread running it. */
+    private final Map<Class<?>, Thread> initialising = new ConcurrentHashMap<>();
     /**
      * Per identity hash of an object whose class declares a finalizer: what happened before the end
      * of its constructor, met with that of every other such object of the same hash. The end of an
@@ -364,25 +366,49 @@ final class Recorder {
     void accessStatic(Class<?> owner, int siteId, boolean write) {
         ThreadState t = enter();
         if (t == null) return;
+        Class<?> holder;
         try {
-            recordStatic(t, owner, siteId, write);
+            holder = holder(owner, siteId);
+            Thread runner = holder == null || write ? null : initialising.get(holder);
+            if (runner == null || runner == t.thread) {
+                recordStatic(t, holder, siteId, write);
+                return;
+            }
+        } finally {
+            t.busy = false;
+        }
+        // another thread runs the initialiser of the class that declares the field: the getstatic
+        // would wait for it to end; waiting here, as the program and not as the observer, lets the
+        // read be checked once it is ordered after that end
+        try {
+            Class.forName(holder.getName(), true, holder.getClassLoader());
+        } catch (Throwable failed) {
+            // the getstatic fails the same way
+        }
+        t = enter();
+        if (t == null) return;
+        try {
+            recordStatic(t, holder, siteId, write);
         } finally {
             t.busy = false;
         }
     }
 
-    private void recordStatic(ThreadState t, Class<?> owner, int siteId, boolean write) {
-        Site site = sites[siteId];
-        Class<?> holder = null;
-        if (owner != null) {
-            // not computeIfAbsent: reflection may load classes, whose loader may be the program's own
-            // code, observed, which would come back here
-            holder = declaring.get(siteId);
-            if (holder == null) {
-                holder = declaringClass(owner, site);
-                declaring.putIfAbsent(siteId, holder);
-            }
+    /** The class that declares the static field a site names, found on first use; null for a class too old for class constants. */
+    private Class<?> holder(Class<?> owner, int siteId) {
+        if (owner == null) return null;
+        // not computeIfAbsent: reflection may load classes, whose loader may be the program's own
+        // code, observed, which would come back here
+        Class<?> holder = declaring.get(siteId);
+        if (holder == null) {
+            holder = declaringClass(owner, sites[siteId]);
+            declaring.putIfAbsent(siteId, holder);
         }
+        return holder;
+    }
+
+    private void recordStatic(ThreadState t, Class<?> holder, int siteId, boolean write) {
+        Site site = sites[siteId];
         if (holder != null) t.acquire(initialised.get(holder));
         // a class too old for class constants: its field by name alone, which over-approximates sharing
         record(t, holder == null ? site.target().substring(0, site.target().lastIndexOf('.')).intern() : holder, siteId, write);
@@ -404,11 +430,22 @@ final class Recorder {
         return owner;
     }
 
+    void initialising(Class<?> c) {
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            initialising.put(c, t.thread);
+        } finally {
+            t.busy = false;
+        }
+    }
+
     void initialised(Class<?> c) {
         ThreadState t = enter();
         if (t == null) return;
         try {
             initialised.put(c, t.release());
+            initialising.remove(c);
         } finally {
             t.busy = false;
         }

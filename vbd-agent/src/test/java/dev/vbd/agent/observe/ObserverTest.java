@@ -130,6 +130,15 @@ class ObserverTest {
 
         public static final int[] EMPTY = new int[0];
 
+        /** A store past the end of the array: it throws, and writes nothing. */
+        public static void storePastTheEnd() {
+            try {
+                SHARED[SHARED.length] = 1;
+            } catch (ArrayIndexOutOfBoundsException expected) {
+                // nothing was written
+            }
+        }
+
         public static void copyNone(int[] from, int[] to) {
             System.arraycopy(from, 0, to, 0, 0);
         }
@@ -593,6 +602,19 @@ class ObserverTest {
         String race = (String) seen.get(read).get("race");
         assertNotNull(race, seen.toString());
         assertTrue(race.contains("System.arraycopy's destination") && race.contains("copyIn"), race);
+    }
+
+    /** A write is recorded once it is done: a store that threw wrote nothing, and races with nothing. */
+    @Test
+    void aStoreThatThrewWroteNothing() throws Exception {
+        String read = PREFIX + "Copier#read()I";
+        String store = PREFIX + "Copier#storePastTheEnd()V";
+        var seen = observe(List.of(read, store),
+                l -> call(make(l, "Copier"), "read"),
+                l -> l.loadClass(PREFIX + "Copier").getMethod("storePastTheEnd").invoke(null),
+                l -> call(make(l, "Copier"), "read"));
+        assertNull(seen.get(read).get("race"), seen.toString());
+        assertNull(seen.get(store).get("race"), seen.toString());
     }
 
     /** A copy of no elements touches none: copies to and from one shared empty array do not race. */
