@@ -431,6 +431,19 @@ class ObserverTest {
         throw new NoSuchMethodException(method);
     }
 
+    /** Asserts that the candidate's locations raced with nothing, and that some were shared. */
+    private static void assertOrdered(Map<String, Map<?, ?>> seen, String candidate) {
+        assertNull(seen.get(candidate).get("race"), seen.toString());
+        assertTrue(number(seen.get(candidate), "ordered") > 0, seen.toString());
+    }
+
+    /** The race the candidate's locations had, asserted to be one. */
+    private static String race(Map<String, Map<?, ?>> seen, String candidate) {
+        String race = (String) seen.get(candidate).get("race");
+        assertNotNull(race, seen.toString());
+        return race;
+    }
+
     private static long number(Map<?, ?> m, String key) {
         return ((Number) m.get(key)).longValue();
     }
@@ -678,9 +691,8 @@ class ObserverTest {
         var seen = observe(List.of(publish, peek),
                 l -> call(published[0] = make(l, "VolatileSlot"), "publish"),
                 l -> assertEquals(9, call(published[0], "peek")));
-        assertNull(seen.get(peek).get("race"), seen.toString());
         assertNull(seen.get(publish).get("race"), seen.toString());
-        assertTrue(number(seen.get(peek), "ordered") > 0, seen.toString());
+        assertOrdered(seen, peek);
     }
 
     /**
@@ -699,16 +711,14 @@ class ObserverTest {
                     trigger[0] = make(l, "Trigger");
                 },
                 l -> call(trigger[0], "finalize"));
-        assertNull(ordered.get(finalizer).get("race"), ordered.toString());
-        assertTrue(number(ordered.get(finalizer), "ordered") > 0, ordered.toString());
+        assertOrdered(ordered, finalizer);
         var racy = observe(List.of(configure, finalizer),
                 l -> {
                     trigger[0] = make(l, "Trigger");
                     l.loadClass(PREFIX + "Settings").getMethod("configure").invoke(null);
                 },
                 l -> call(trigger[0], "finalize"));
-        String race = (String) racy.get(finalizer).get("race");
-        assertNotNull(race, racy.toString());
+        String race = race(racy, finalizer);
         assertTrue(race.startsWith(PREFIX + "Settings.values: write of " + PREFIX + "Settings.values at " + PREFIX
                 + "Settings.configure"), race);
     }
@@ -721,8 +731,7 @@ class ObserverTest {
         var seen = observe(List.of(first),
                 l -> call(signals[0] = make(l, "Signals"), "post"),
                 l -> assertEquals(1, cells(l, "first", call(signals[0], "received"))));
-        assertNull(seen.get(first).get("race"), seen.toString());
-        assertTrue(number(seen.get(first), "ordered") > 0, seen.toString());
+        assertOrdered(seen, first);
     }
 
     /** An atomic array's element is a location of its own: a get of it is ordered after the set of it, not of another. */
@@ -743,8 +752,7 @@ class ObserverTest {
                     assertNull(call(signals[0], "receivedAt", 2));
                     assertEquals(5, cells(l, "first", call(signals[0], "data")));
                 });
-        String race = (String) racy.get(first).get("race");
-        assertNotNull(race, racy.toString());
+        String race = race(racy, first);
         assertTrue(race.startsWith("int[]: write of int[] at " + PREFIX + "Cells.put"), race);
     }
 
@@ -776,8 +784,7 @@ class ObserverTest {
                     assertEquals(0, call(signals[0], "await"));
                     assertEquals(5, cells(l, "first", call(signals[0], "data")));
                 });
-        String race = (String) failed.get(first).get("race");
-        assertNotNull(race, failed.toString());
+        String race = race(failed, first);
         assertTrue(race.startsWith("int[]: write of int[] at " + PREFIX + "Cells.put"), race);
         var counted = observe(List.of(put, first),
                 l -> {
