@@ -159,18 +159,19 @@ final class Recorder {
             }
             key = k;
         }
-        Site[] s = sites;
-        if (siteCount == s.length) s = java.util.Arrays.copyOf(s, s.length * 2);
-        s[siteCount] = new Site(className, method, sourceFile, line, target, write, candidate, key);
-        sites = s;
-        return siteCount++;
+        return add(new Site(className, method, sourceFile, line, target, write, candidate, key));
     }
 
     /** A call on an atomic: an SC access of its value, never a candidate's (the JDK's atomics stay SC under vbd). */
     synchronized int atomicSite(String className, String method, String sourceFile, int line, String target) {
+        return add(new Site(className, method, sourceFile, line, target, true, -1, ATOMIC));
+    }
+
+    /** The caller holds this recorder's lock. */
+    private int add(Site site) {
         Site[] s = sites;
         if (siteCount == s.length) s = java.util.Arrays.copyOf(s, s.length * 2);
-        s[siteCount] = new Site(className, method, sourceFile, line, target, true, -1, ATOMIC);
+        s[siteCount] = site;
         sites = s;
         return siteCount++;
     }
