@@ -7,7 +7,7 @@ import java.util.List;
  * racy code. Each job counts letter pairs in a text of its own into a table of its own ({@link
  * Table#add}: hot, and confined to one thread, so safe to relax); every pair also bumps a progress
  * counter that all jobs share with no lock ({@link Progress#tick}: hot too, and racy), which a
- * watcher thread reads. The result printed is the tables' sum, the same on every run; the counter,
+ * watcher thread reads now and then. The result printed is the tables' sum, the same on every run; the counter,
  * which the race makes unreliable without SC, is never printed.
  */
 public final class PlantedRace extends Workload {
@@ -64,7 +64,7 @@ public final class PlantedRace extends Workload {
             long seen = 0;
             while (!done) {
                 seen = Math.max(seen, progress.pairs);
-                Thread.onSpinWait();
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000); // the jobs keep the CPUs
             }
         }, "progress-watcher");
         watcher.setDaemon(true);
