@@ -103,9 +103,12 @@ final class AdviseCommand {
         switch (scope) {
             case "class" -> members.putAll(Reach.methods(args, scopes, javaHome));
             case "package" -> {
-                for (Map.Entry<String, List<String>> p : Reach.classes(args, scopes, javaHome).entrySet()) {
+                // a JDK package's classes come as candidates of their own
+                List<String> packages = scopes.stream().filter(s -> s.endsWith("*")).toList();
+                for (Map.Entry<String, List<String>> p : Reach.classes(args, packages, javaHome).entrySet()) {
                     members.put(p.getKey(), Reach.methods(args, p.getValue(), javaHome).values().stream().flatMap(List::stream).toList());
                 }
+                members.putAll(Reach.methods(args, scopes.stream().filter(s -> !s.endsWith("*")).toList(), javaHome));
             }
             default -> {
                 for (String m : scopes) members.put(m, List.of(m));

@@ -38,7 +38,7 @@ public final class Advice {
             Map<?, ?> e = evidence.get(c.scope());
             String why;
             if (!c.observable() && c.isPackage()) {
-                why = "a package of the JDK's: not watched whole, as the JVM and the observer run on most of them (--scope class advises its classes)";
+                why = "a package of the JDK's: not watched whole, as the JVM and the observer run on most of them (its costlier classes are candidates of their own)";
             } else if (!c.observable()) {
                 why = "JDK code the JVM or the observer runs on itself: not watched, so nothing shows it cannot race";
             } else if (e == null) {

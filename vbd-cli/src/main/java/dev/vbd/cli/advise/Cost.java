@@ -72,16 +72,29 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
         return significant(perClass(stock.samples), perClass(vbd.samples), programClasses::contains);
     }
 
-    /** Packages costlier under vbd, the costliest first, each one's classes' samples summed. */
+    /**
+     * Packages costlier under vbd, the costliest first, each one's classes' samples summed; with each
+     * of the JDK's, which is not watched whole ({@link #observable}), its costlier classes that can be.
+     */
     public static List<Cost> byPackage(Profile stock, Profile vbd) {
         Set<String> programPackages = new HashSet<>();
         for (String m : vbd.program) programPackages.add(packageOf(m));
-        return significant(perPackage(stock.samples), perPackage(vbd.samples), programPackages::contains);
+        List<Cost> costs = significant(perPackage(stock.samples), perPackage(vbd.samples), programPackages::contains);
+        Set<String> jdkPackages = new HashSet<>();
+        for (Cost c : costs) if (!c.program()) jdkPackages.add(c.scope());
+        for (Cost c : byClass(stock, vbd)) {
+            if (!c.program() && c.observable() && jdkPackages.contains(packageOfClass(c.scope()))) costs.add(c);
+        }
+        costs.sort(COSTLIEST_FIRST);
+        return costs;
     }
 
     /** A method's package as its scope: {@code a.b.*}, or {@code *} for the unnamed package. */
     static String packageOf(String method) {
-        String owner = method.substring(0, method.indexOf('#'));
+        return packageOfClass(method.substring(0, method.indexOf('#')));
+    }
+
+    private static String packageOfClass(String owner) {
         int dot = owner.lastIndexOf('.');
         return dot < 0 ? "*" : owner.substring(0, dot) + ".*";
     }
@@ -105,7 +118,10 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
             Cost c = new Cost(s, stock.getOrDefault(s, 0L), vbd.get(s), program.test(s));
             if (c.significant()) costs.add(c);
         }
-        costs.sort(Comparator.comparingLong(Cost::excess).reversed().thenComparing(Cost::scope));
+        costs.sort(COSTLIEST_FIRST);
         return costs;
     }
+
+    private static final Comparator<Cost> COSTLIEST_FIRST = Comparator.comparingLong(Cost::excess).reversed()
+            .thenComparing(Cost::scope);
 }

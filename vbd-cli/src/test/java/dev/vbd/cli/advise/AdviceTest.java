@@ -155,6 +155,33 @@ class AdviceTest {
     }
 
     @Test
+    void aJdkPackageAtPackageScopeBringsItsCostlierWatchableClassesAsCandidatesOfTheirOwn() {
+        Profile stock = new Profile();
+        Profile vbd = new Profile();
+        spread(stock, vbd, i -> "java.util.C" + i + "#m()V"); // the package costs, no class of it on its own
+        vbd.program.clear();
+        stock.samples.put("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 100L);
+        vbd.samples.put("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 160L);
+        stock.samples.put("java.util.concurrent.atomic.AtomicLong#get()J", 100L); // never watched
+        vbd.samples.put("java.util.concurrent.atomic.AtomicLong#get()J", 160L);
+        stock.samples.put("a.b.Hot#m()V", 100L); // a program package is watched whole: no class of its own
+        vbd.samples.put("a.b.Hot#m()V", 160L);
+        vbd.program.add("a.b.Hot#m()V");
+        List<Cost> costs = Cost.byPackage(stock, vbd);
+        assertEquals(List.of("java.util.*", "a.b.*", "java.util.HashMap", "java.util.concurrent.atomic.*"),
+                costs.stream().map(Cost::scope).toList());
+        Map<String, Map<?, ?>> evidence = Map.of(
+                "a.b.*", evidence("a.b.Hot#m()V", 10, 1, 0, null),
+                "java.util.HashMap", evidence("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 10, 1, 0, null));
+        Advice a = Advice.choose(costs, evidence, 20, 2000, 1600);
+        assertEquals(List.of("method a.b.*#*", "method java.util.HashMap#*"),
+                a.rules.stream().map(r -> r.cost().rule()).toList());
+        assertEquals(List.of("java.util.*", "java.util.concurrent.atomic.*"),
+                a.leftOut.stream().map(l -> l.cost().scope()).toList());
+        assertTrue(a.leftOut.get(0).why().contains("its costlier classes are candidates of their own"), a.leftOut.toString());
+    }
+
+    @Test
     void aPackagesClassesAreItsOwnNotItsSubpackages() throws Exception {
         Path classes = tmp.resolve("classes");
         Files.createDirectories(classes.resolve("a/b/c"));
