@@ -126,7 +126,11 @@ final class AdviseCommand {
             long jdk = candidates.stream().filter(c -> !c.program()).count();
             String what = switch (scope) {
                 case "class" -> candidates.size() + " candidate classes (" + names.size() + " methods)";
-                case "package" -> candidates.size() + " candidate packages (" + names.size() + " methods)";
+                case "package" -> {
+                    long classes = candidates.stream().filter(c -> !c.isPackage()).count();
+                    yield (candidates.size() - classes) + " candidate packages" + (classes == 0 ? "" : " and " + classes
+                            + " classes") + " (" + names.size() + " methods)";
+                }
                 default -> names.size() + " candidate methods";
             };
             seen = observe(java, args, what + (jdk == 0 ? "" : " (" + jdk + " of the JDK's)"));
