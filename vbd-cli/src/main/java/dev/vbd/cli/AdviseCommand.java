@@ -104,11 +104,11 @@ final class AdviseCommand {
             case "class" -> members.putAll(Reach.methods(args, scopes, javaHome));
             case "package" -> {
                 // a JDK package's classes come as candidates of their own
-                List<String> packages = scopes.stream().filter(s -> s.endsWith("*")).toList();
+                List<String> packages = candidates.stream().filter(Cost::isPackage).map(Cost::scope).toList();
                 for (Map.Entry<String, List<String>> p : Reach.classes(args, packages, javaHome).entrySet()) {
                     members.put(p.getKey(), Reach.methods(args, p.getValue(), javaHome).values().stream().flatMap(List::stream).toList());
                 }
-                members.putAll(Reach.methods(args, scopes.stream().filter(s -> !s.endsWith("*")).toList(), javaHome));
+                members.putAll(Reach.methods(args, candidates.stream().filter(c -> !c.isPackage()).map(Cost::scope).toList(), javaHome));
             }
             default -> {
                 for (String m : scopes) members.put(m, List.of(m));
