@@ -63,12 +63,12 @@ final class AdviseCommand {
         Files.writeString(jfc, Profile.settings(SAMPLE_PERIOD_MS), StandardCharsets.UTF_8);
 
         // interleaved, so that a slow spell of the machine falls on both sides alike
-        int profiles = o.profiles == null ? 1 : o.profiles;
+        int runs = o.profiles == null ? 1 : o.profiles;
         List<Profile.Recording> stockRecordings = new ArrayList<>();
         List<Profile.Recording> vbdRecordings = new ArrayList<>();
         Run stock = null;
-        for (int i = 1; i <= profiles; i++) {
-            String of = profiles == 1 ? "" : " (" + i + " of " + profiles + ")";
+        for (int i = 1; i <= runs; i++) {
+            String of = runs == 1 ? "" : " (" + i + " of " + runs + ")";
             List<String> stockCmd = new ArrayList<>(List.of(java));
             stockCmd.addAll(recording("stock-" + i, jfc));
             stockCmd.addAll(args);
@@ -84,8 +84,10 @@ final class AdviseCommand {
             vbdRecordings.add(profiled(vbd, "vbd"));
         }
 
-        Profile stockProfile = Profile.read(stockRecordings);
-        Profile vbdProfile = Profile.read(vbdRecordings);
+        List<Profile> profiles = Profile.readAtOnePace(List.of(stockRecordings, vbdRecordings));
+        Profile stockProfile = profiles.get(0);
+        Profile vbdProfile = profiles.get(1);
+        if (!o.quiet) System.err.println("vbd: advise: " + vbdProfile.paceInWords(SAMPLE_PERIOD_MS));
         String scope = o.scope == null ? "method" : o.scope;
         List<Cost> costs = switch (scope) {
             case "class" -> Cost.byClass(stockProfile, vbdProfile);
@@ -145,7 +147,7 @@ final class AdviseCommand {
         });
 
         Advice advice = Advice.choose(costs, evidence, budget, vbdProfile.total(), stockProfile.total());
-        Files.writeString(out, advice.config(args, (List<?>) seen.get("unobserved")), StandardCharsets.UTF_8);
+        Files.writeString(out, advice.config(args, (List<?>) seen.get("unobserved"), vbdProfile.paceInWords(SAMPLE_PERIOD_MS)), StandardCharsets.UTF_8);
 
         Options checked = o.withRelaxed(out);
         Run check = run("4/4 checking the advice under vbd", Main.launchCommand(checked, java, args, null), "check");

@@ -14,8 +14,27 @@ public final class Advice {
     /** A scope relaxed, its cost and the evidence. */
     public record Rule(Cost cost, long accesses, long confined, long ordered) {}
 
-    /** A costly scope left out, and why. */
-    public record LeftOut(Cost cost, String why) {}
+    /** A costly scope left out, and why: in words, and of which kind. */
+    public record LeftOut(Cost cost, Reason reason, String why) {}
+
+    /** Why a costly scope was left out. */
+    public enum Reason {
+        /** The observed run showed an access of it that may race. */
+        RACE("in scopes that may race"),
+        /** JDK code the observer does not watch, so nothing shows it cannot race. */
+        UNWATCHED("in JDK code not watched"),
+        /** Not among the observer's candidates, or none of its own accesses ran there. */
+        UNOBSERVED("in scopes not observed"),
+        BUDGET("past the budget");
+
+        final String where;
+
+        Reason(String where) {
+            this.where = where;
+        }
+    }
+
+    private static final String ELSEWHERE = "elsewhere, each scope within sampling noise (or noise itself)";
 
     public final List<Rule> rules = new ArrayList<>();
     public final List<LeftOut> leftOut = new ArrayList<>();
@@ -37,23 +56,30 @@ public final class Advice {
         for (Cost c : costs) {
             Map<?, ?> e = evidence.get(c.scope());
             String why;
+            Reason reason;
             if (!c.observable() && c.isPackage()) {
+                reason = Reason.UNWATCHED;
                 why = "a package of the JDK's: not watched whole, as the JVM and the observer run on most of them (its costlier classes are candidates of their own)";
             } else if (!c.observable()) {
+                reason = Reason.UNWATCHED;
                 why = "JDK code the JVM or the observer runs on itself: not watched, so nothing shows it cannot race";
             } else if (e == null) {
+                reason = Reason.UNOBSERVED;
                 why = "not observed: past the candidates the observer was given" + (c.wholeClasses() ? ", or its class files were not found" : "");
             } else if (e.get("race") != null) {
+                reason = Reason.RACE;
                 why = "may race: " + e.get("race");
             } else if (number(e, "accesses") == 0) {
+                reason = Reason.UNOBSERVED;
                 why = "not observed: no heap access of its own ran in the observed run (its cost is in what it calls or makes, or it did not run there)";
             } else if (a.rules.size() >= budget) {
+                reason = Reason.BUDGET;
                 why = "past the budget of " + budget + " rules";
             } else {
                 a.rules.add(new Rule(c, number(e, "accesses"), number(e, "confined"), number(e, "ordered")));
                 continue;
             }
-            a.leftOut.add(new LeftOut(c, why));
+            a.leftOut.add(new LeftOut(c, reason, why));
         }
         return a;
     }
@@ -94,14 +120,68 @@ public final class Advice {
         return vbdTotal == 0 ? 0 : (double) sum / vbdTotal;
     }
 
-    /** The relaxed config, its comments the figures and evidence behind each rule. */
-    public String config(List<String> javaArgs, List<?> unobservedClasses) {
+    /**
+     * Where vbd's samples beyond stock Java's went, as shares of the run under vbd: all of them
+     * first, then the rules', then each reason's for the scopes left out, and last what no costly
+     * scope holds: spread over scopes each within sampling noise, or noise itself (the costly scopes
+     * are those whose noise made them look costlier, so this can be below 0). A JDK package's share leaves out
+     * that of its classes that are candidates of their own.
+     */
+    public Map<String, Double> whereTheCostWent() {
+        Map<String, Long> excess = new LinkedHashMap<>();
+        excess.put("in all", vbdTotal - stockTotal);
+        excess.put("in the rules", 0L);
+        for (Reason r : Reason.values()) excess.put(r.where, 0L);
+        List<Cost> classes = new ArrayList<>();
+        for (Rule r : rules) {
+            excess.merge("in the rules", r.cost().excess(), Long::sum);
+            if (!r.cost().isPackage()) classes.add(r.cost());
+        }
+        for (LeftOut l : leftOut) if (!l.cost().isPackage()) classes.add(l.cost());
+        for (LeftOut l : leftOut) {
+            long own = l.cost().excess();
+            if (l.cost().isPackage()) {
+                for (Cost c : classes) {
+                    if (c.wholeClasses() && Cost.packageOfClass(c.scope()).equals(l.cost().scope())) own -= c.excess();
+                }
+            }
+            excess.merge(l.reason().where, own, Long::sum);
+        }
+        long listed = excess.values().stream().mapToLong(Long::longValue).sum() - excess.get("in all");
+        excess.put(ELSEWHERE, vbdTotal - stockTotal - listed);
+        Map<String, Double> shares = new LinkedHashMap<>();
+        excess.forEach((k, v) -> shares.put(k, vbdTotal == 0 ? 0 : (double) v / vbdTotal));
+        return shares;
+    }
+
+    /** {@link #whereTheCostWent} in a sentence, leaving out the reasons no scope had. */
+    String whereTheCostWentInWords() {
+        StringBuilder sb = new StringBuilder();
+        Map<String, Double> shares = whereTheCostWent();
+        shares.forEach((where, share) -> {
+            if (where.equals("in all")) {
+                sb.append("vbd's cost beyond stock is ").append(percent(share)).append(" of the run under vbd:");
+            } else if (share != 0 || where.equals("in the rules") || where.equals(ELSEWHERE)) {
+                sb.append(' ').append(percent(share)).append(' ').append(where).append(',');
+            }
+        });
+        sb.setCharAt(sb.length() - 1, '.');
+        return sb.toString();
+    }
+
+    /**
+     * The relaxed config, its comments the figures and evidence behind each rule; {@code sampling}
+     * says how the profiles were sampled.
+     */
+    public String config(List<String> javaArgs, List<?> unobservedClasses, String sampling) {
         StringBuilder sb = new StringBuilder();
         sb.append("# Relaxed scopes advised by 'vbd advise' for: ").append(program(javaArgs)).append('\n');
         sb.append(String.format(Locale.ROOT, "# Profiled: %d samples under stock Java, %d under vbd (%+.1f%%). The %d rules below%n",
                 stockTotal, vbdTotal, stockTotal == 0 ? 0 : 100.0 * (vbdTotal - stockTotal) / stockTotal, rules.size()));
         sb.append(String.format(Locale.ROOT, "# spent %s of the run under vbd beyond stock: what relaxing them can give back.%n",
                 percent(expectedGain())));
+        sb.append(wrapped(whereTheCostWentInWords()));
+        sb.append(wrapped(Character.toUpperCase(sampling.charAt(0)) + sampling.substring(1) + "."));
         sb.append("# Safe: in an observed run of the program, every field and array element each rule's methods touched\n");
         sb.append("# stayed with one thread, or each access to it by another thread was ordered after the last write,\n");
         sb.append("# and each write after every access, by a lock, an SC access, a thread's start or join, or an\n");
@@ -136,8 +216,9 @@ public final class Advice {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "vbd: advise: %d rules in %s, %s of the run under vbd to give back%n",
                 rules.size(), out, percent(expectedGain())));
+        sb.append("vbd: advise: ").append(whereTheCostWentInWords()).append('\n');
         for (LeftOut l : leftOut) {
-            if (l.why().startsWith("may race")) {
+            if (l.reason() == Reason.RACE) {
                 sb.append("vbd: advise: not relaxed: ").append(l.cost().scope()).append(": ").append(l.why()).append('\n');
             }
         }
@@ -158,6 +239,20 @@ public final class Advice {
             }
         }
         return "(no main class)";
+    }
+
+    /** Comment lines of at most 100 characters. */
+    private static String wrapped(String text) {
+        StringBuilder sb = new StringBuilder();
+        StringBuilder line = new StringBuilder("#");
+        for (String word : text.split(" ")) {
+            if (line.length() + 1 + word.length() > 100) {
+                sb.append(line).append('\n');
+                line = new StringBuilder("#");
+            }
+            line.append(' ').append(word);
+        }
+        return sb.append(line).append('\n').toString();
     }
 
     static String percent(double f) {

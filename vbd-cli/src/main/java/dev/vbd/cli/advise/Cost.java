@@ -94,7 +94,7 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
         return packageOfClass(method.substring(0, method.indexOf('#')));
     }
 
-    private static String packageOfClass(String owner) {
+    static String packageOfClass(String owner) {
         int dot = owner.lastIndexOf('.');
         return dot < 0 ? "*" : owner.substring(0, dot) + ".*";
     }

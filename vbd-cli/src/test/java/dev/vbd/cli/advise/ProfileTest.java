@@ -62,4 +62,35 @@ class ProfileTest {
         assertEquals(all.samples(STEADY), after.samples(STEADY), "the steady state kept whole");
         assertTrue(after.total() < all.total(), after.total() + " of " + all.total());
     }
+
+    @Test
+    void aRoundIsTheSamplesTakenTogetherAndALongSpellWithoutOneCountsAsTheLongestRound() {
+        long ms = 1_000_000;
+        // rounds at 0, 2, 4 and 204 ms, two threads sampled in the first three
+        Profile.Rounds r = Profile.Rounds.of(new long[] {4 * ms + 20_000, 0, 10_000, 2 * ms, 2 * ms + 15_000, 4 * ms, 204 * ms});
+        assertEquals(3, r.intervals());
+        assertEquals(0.054, r.seconds(), 1e-9);
+    }
+
+    /** A run of the same work in which the sampler kept {@code perSecond} rounds a second, two threads in the same method. */
+    private static Profile.Run sampledAt(int perSecond, double seconds) {
+        long rounds = Math.round(perSecond * seconds);
+        return new Profile.Run(java.util.Map.of(STEADY, 2 * rounds), java.util.Set.of(STEADY), 2 * rounds,
+                new Profile.Rounds(rounds, seconds));
+    }
+
+    @Test
+    void runsOfTheSameWorkWhoseSamplerKeptDifferentPacesCompareAtTheirCommonPace() {
+        // the same work under both; the sampler kept 300 rounds a second in one's runs, 500 in the other's
+        List<Profile> p = Profile.atOnePace(List.of(List.of(sampledAt(300, 2), sampledAt(300, 2)),
+                List.of(sampledAt(500, 2), sampledAt(500, 2))));
+        assertEquals(p.get(0).samples(STEADY), p.get(1).samples(STEADY), p.get(0).samples + " and " + p.get(1).samples);
+        assertEquals(3200, p.get(1).samples(STEADY));
+        assertEquals(3200, p.get(0).total());
+        assertTrue(p.get(0).paceInWords(1).contains("400 rounds a second over the 4 runs (1000 asked), from 300 to 500"),
+                p.get(0).paceInWords(1));
+        // a quarter more time under the second, at the first's pace: a quarter more samples
+        p = Profile.atOnePace(List.of(List.of(sampledAt(300, 2)), List.of(sampledAt(500, 2.5))));
+        assertEquals(1.25, (double) p.get(1).samples(STEADY) / p.get(0).samples(STEADY), 1e-3);
+    }
 }
