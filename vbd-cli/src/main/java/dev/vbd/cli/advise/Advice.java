@@ -176,10 +176,10 @@ public final class Advice {
     public String config(List<String> javaArgs, List<?> unobservedClasses, String sampling) {
         StringBuilder sb = new StringBuilder();
         sb.append("# Relaxed scopes advised by 'vbd advise' for: ").append(program(javaArgs)).append('\n');
-        sb.append(String.format(Locale.ROOT, "# Profiled: %d samples under stock Java, %d under vbd (%+.1f%%). The %d rules below%n",
-                stockTotal, vbdTotal, stockTotal == 0 ? 0 : 100.0 * (vbdTotal - stockTotal) / stockTotal, rules.size()));
-        sb.append(String.format(Locale.ROOT, "# spent %s of the run under vbd beyond stock: what relaxing them can give back.%n",
-                percent(expectedGain())));
+        sb.append(String.format(Locale.ROOT, "# Profiled: %d samples under stock Java, %d under vbd (%+.1f%%). %s below%n",
+                stockTotal, vbdTotal, stockTotal == 0 ? 0 : 100.0 * (vbdTotal - stockTotal) / stockTotal, rules(rules.size(), "The")));
+        sb.append(String.format(Locale.ROOT, "# spent %s of the run under vbd beyond stock: what relaxing %s can give back.%n",
+                percent(expectedGain()), rules.size() == 1 ? "it" : "them"));
         sb.append(wrapped(whereTheCostWentInWords()));
         sb.append(wrapped(Character.toUpperCase(sampling.charAt(0)) + sampling.substring(1) + "."));
         sb.append("# Safe: in an observed run of the program, every field and array element each rule's methods touched\n");
@@ -214,8 +214,8 @@ public final class Advice {
     /** What {@code vbd advise} prints when done. */
     public String summary(Object out) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "vbd: advise: %d rules in %s, %s of the run under vbd to give back%n",
-                rules.size(), out, percent(expectedGain())));
+        sb.append(String.format(Locale.ROOT, "vbd: advise: %s in %s, %s of the run under vbd to give back%n",
+                rules(rules.size(), null), out, percent(expectedGain())));
         sb.append("vbd: advise: ").append(whereTheCostWentInWords()).append('\n');
         for (LeftOut l : leftOut) {
             if (l.reason() == Reason.RACE) {
@@ -239,6 +239,12 @@ public final class Advice {
             }
         }
         return "(no main class)";
+    }
+
+    /** "3 rules", "1 rule"; with {@code the}, "The 3 rules", "The rule". */
+    private static String rules(int n, String the) {
+        if (the == null) return n + (n == 1 ? " rule" : " rules");
+        return n == 1 ? the + " rule" : the + " " + n + " rules";
     }
 
     /** Comment lines of at most 100 characters. */

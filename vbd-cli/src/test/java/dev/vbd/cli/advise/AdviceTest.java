@@ -110,6 +110,8 @@ class AdviceTest {
         var parsed = dev.vbd.core.policy.RelaxedConfig.load(file);
         assertEquals(1, parsed.size(), config);
         assertTrue(config.contains("for: com.example.Main --size 3\n"), config);
+        assertTrue(config.contains("(+25.0%). The rule below\n# spent 29.0% of the run under vbd beyond stock: what relaxing it can give back.\n"),
+                config);
         assertFalse(config.contains("/somewhere"), config);
         assertTrue(config.contains("# gain: 29.0% of the run under vbd (300 samples under vbd, 10 under stock)\n"
                 + "# safe: 100 accesses to 4 locations: 3 confined to one thread, 1 shared and ordered\n"
