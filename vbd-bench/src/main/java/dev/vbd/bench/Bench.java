@@ -322,7 +322,7 @@ public final class Bench {
                 Advising.Advice a = Advising.advise(repo, options.java, r.sharedFlags, training, fields, scope, options.headlineThreads(),
                         ADVISE_ITERATIONS, ADVISE_WARMUP, budget, prepared, dir);
                 r.advice.add(a);
-                new Progress(err, List.of()).note(String.format(Locale.ROOT, "%s: %d rules in %.0f s", name, a.rules(), a.seconds()));
+                new Progress(err, List.of()).note(String.format(Locale.ROOT, "%s: %d rule%s in %.0f s", name, a.rules(), a.rules() == 1 ? "" : "s", a.seconds()));
                 if (a.exitStatus() != 0) {
                     r.warnings.add(name + ": vbd advise exited with status " + a.exitStatus() + " (see advised/"
                             + a.log().getFileName() + "); its advised configurations ran with the " + a.rules() + " rules it wrote");
