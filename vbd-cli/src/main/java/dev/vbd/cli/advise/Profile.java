@@ -28,8 +28,8 @@ import java.util.Locale;
  * is start-up, not what SC costs.
  *
  * <p>JFR's sampler does not keep the period it is given where the machine is busy, and its pace
- * differs from one run to the next (from 300 to 500 rounds a second where a thousand were asked, on
- * two cores), so raw counts of two runs of the same work differ by as much. Each recording's samples
+ * differs from one run to the next (from under 200 to 700 rounds a second where a thousand were
+ * asked, on two cores), so raw counts of two runs of the same work differ by as much. Each recording's samples
  * are therefore scaled to one pace, that of all the recordings read together: a sample stands for
  * the time between two of the sampler's rounds in its own run.
  */
@@ -47,14 +47,9 @@ public final class Profile {
         return total;
     }
 
-    /** The sampler's rounds a second over the recordings read together (0 where fewer than two rounds were seen). */
-    public double pace() {
-        return pace;
-    }
-
     /** How the sampler kept pace, for a report: {@code periodMs} is the period it was asked for. */
     public String paceInWords(int periodMs) {
-        if (pace == 0) return "the sampler's pace unknown (fewer than two rounds in a run): samples as counted";
+        if (pace == 0) return "the sampler's pace unknown (no run had two rounds): samples as counted";
         return String.format(Locale.ROOT, "the sampler took %.0f rounds a second over the %d runs (%d asked), from %.0f to %.0f in one run:"
                 + " each run's samples are scaled to %.0f", pace, runs, 1000 / periodMs, slowest, fastest, pace);
     }
