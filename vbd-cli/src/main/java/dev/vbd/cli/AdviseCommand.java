@@ -87,7 +87,8 @@ final class AdviseCommand {
         List<Profile> profiles = Profile.readAtOnePace(List.of(stockRecordings, vbdRecordings));
         Profile stockProfile = profiles.get(0);
         Profile vbdProfile = profiles.get(1);
-        if (!o.quiet) System.err.println("vbd: advise: " + vbdProfile.paceInWords(SAMPLE_PERIOD_MS));
+        String pace = vbdProfile.paceInWords(SAMPLE_PERIOD_MS);
+        if (!o.quiet) System.err.println("vbd: advise: " + pace);
         String scope = o.scope == null ? "method" : o.scope;
         List<Cost> costs = switch (scope) {
             case "class" -> Cost.byClass(stockProfile, vbdProfile);
@@ -147,7 +148,7 @@ final class AdviseCommand {
         });
 
         Advice advice = Advice.choose(costs, evidence, budget, vbdProfile.total(), stockProfile.total());
-        Files.writeString(out, advice.config(args, (List<?>) seen.get("unobserved"), vbdProfile.paceInWords(SAMPLE_PERIOD_MS)), StandardCharsets.UTF_8);
+        Files.writeString(out, advice.config(args, (List<?>) seen.get("unobserved"), pace), StandardCharsets.UTF_8);
 
         Options checked = o.withRelaxed(out);
         Run check = run("4/4 checking the advice under vbd", Main.launchCommand(checked, java, args, null), "check");

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.LongStream;
 
 /**
  * Where a run spent its time, by method: JFR's execution samples, each counted for the method that
@@ -137,8 +138,8 @@ public final class Profile {
         static final long SAME_ROUND_NANOS = 500_000;
         static final long LONGEST_ROUND = 50_000_000;
 
-        static Rounds of(long[] sampleNanos) {
-            long[] t = sampleNanos.clone();
+        /** {@code t}: the samples' times in nanoseconds, in any order (sorted here). */
+        static Rounds of(long[] t) {
             Arrays.sort(t);
             long intervals = 0, nanos = 0;
             for (int i = 1, round = 0; i < t.length; i++) {
@@ -161,7 +162,7 @@ public final class Profile {
             Map<String, Long> samples = new HashMap<>();
             Set<String> program = new HashSet<>();
             long total = 0;
-            List<Long> times = new ArrayList<>();
+            LongStream.Builder times = LongStream.builder();
             try (RecordingFile file = new RecordingFile(recording.file())) {
                 while (file.hasMoreEvents()) {
                     RecordedEvent e = file.readEvent();
@@ -184,7 +185,7 @@ public final class Profile {
                     total++;
                 }
             }
-            return new Run(samples, program, total, Rounds.of(times.stream().mapToLong(Long::longValue).toArray()));
+            return new Run(samples, program, total, Rounds.of(times.build().toArray()));
         }
     }
 
