@@ -146,8 +146,24 @@ final class AdviseCommand {
             Map<?, ?> e = Advice.combined(methods, perMethod);
             if (e != null) evidence.put(s, e);
         });
+        // a scope watched whole was watched in every part: each class's methods, each method
+        Map<String, List<String>> classesWatched = new LinkedHashMap<>();
+        for (Cost c : candidates) {
+            if (!c.wholeClasses()) continue;
+            for (String m : members.getOrDefault(c.scope(), List.of())) {
+                classesWatched.computeIfAbsent(m.substring(0, m.indexOf('#')), k -> new ArrayList<>()).add(m);
+                if (perMethod.containsKey(m)) evidence.putIfAbsent(m, perMethod.get(m));
+            }
+        }
+        classesWatched.forEach((c, methods) -> {
+            Map<?, ?> e = Advice.combined(methods, perMethod);
+            if (e != null) evidence.putIfAbsent(c, e);
+        });
+        List<Cost> parts = new ArrayList<>();
+        if (scope.equals("package")) parts.addAll(Cost.byClass(stockProfile, vbdProfile));
+        if (!scope.equals("method")) parts.addAll(Cost.of(stockProfile, vbdProfile));
 
-        Advice advice = Advice.choose(costs, evidence, budget, vbdProfile.total(), stockProfile.total());
+        Advice advice = Advice.choose(costs, parts, evidence, budget, vbdProfile.total(), stockProfile.total());
         Files.writeString(out, advice.config(args, (List<?>) seen.get("unobserved"), pace), StandardCharsets.UTF_8);
 
         Options checked = o.withRelaxed(out);

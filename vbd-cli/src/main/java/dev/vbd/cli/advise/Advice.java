@@ -1,6 +1,8 @@
 package dev.vbd.cli.advise;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -48,12 +50,31 @@ public final class Advice {
 
     /**
      * {@code evidence}: the observer's entry per candidate scope ({@code accesses}, {@code confined},
-     * {@code ordered}, {@code race}); a costly scope without one was not observed.
+     * {@code ordered}, {@code race}), and per part of one; a costly scope without one was not observed.
+     * {@code parts}: the costly classes and methods within the candidates, each judged on its own
+     * where the scope it is in may race ({@link Cost#within}).
      */
-    public static Advice choose(List<Cost> costs, Map<String, ? extends Map<?, ?>> evidence, int budget, long vbdTotal,
-                                long stockTotal) {
+    public static Advice choose(List<Cost> costs, List<Cost> parts, Map<String, ? extends Map<?, ?>> evidence, int budget,
+                                long vbdTotal, long stockTotal) {
         Advice a = new Advice(vbdTotal, stockTotal);
-        for (Cost c : costs) {
+        List<Rule> safe = new ArrayList<>();
+        a.judge(costs, parts, evidence, safe);
+        safe.sort(Comparator.comparingLong((Rule r) -> r.cost().excess()).reversed().thenComparing(r -> r.cost().scope()));
+        for (Rule r : safe) {
+            if (a.rules.size() < budget) a.rules.add(r);
+            else a.leftOut.add(new LeftOut(r.cost(), Reason.BUDGET, "past the budget of " + budget + " rules"));
+        }
+        return a;
+    }
+
+    /**
+     * Rules out each scope that cannot be shown safe, and adds the others to {@code safe}. A scope
+     * that may race has its parts that may not judged in its place: the observed run watched all
+     * of them, each as a relaxed candidate, so relaxing fewer only turns accesses SC, which orders
+     * more and races nowhere the run did not show.
+     */
+    private void judge(List<Cost> scopes, List<Cost> parts, Map<String, ? extends Map<?, ?>> evidence, List<Rule> safe) {
+        for (Cost c : scopes) {
             Map<?, ?> e = evidence.get(c.scope());
             String why;
             Reason reason;
@@ -67,30 +88,31 @@ public final class Advice {
                 reason = Reason.UNOBSERVED;
                 why = "not observed: past the candidates the observer was given" + (c.wholeClasses() ? ", or its class files were not found" : "");
             } else if (e.get("race") != null) {
-                reason = Reason.RACE;
-                why = "may race: " + e.get("race");
+                List<Cost> inside = parts.stream().filter(p -> p.within(c)).toList();
+                leftOut.add(new LeftOut(c, Reason.RACE, "may race: " + e.get("race")
+                        + (inside.isEmpty() ? "" : " (its " + (c.isPackage() ? "classes" : "methods") + " that cost beyond noise on their own are judged on their own)")));
+                judge(inside, parts, evidence, safe);
+                continue;
             } else if (number(e, "accesses") == 0) {
                 reason = Reason.UNOBSERVED;
                 why = "not observed: no heap access of its own ran in the observed run (its cost is in what it calls or makes, or it did not run there)";
-            } else if (a.rules.size() >= budget) {
-                reason = Reason.BUDGET;
-                why = "past the budget of " + budget + " rules";
             } else {
-                a.rules.add(new Rule(c, number(e, "accesses"), number(e, "confined"), number(e, "ordered")));
+                safe.add(new Rule(c, number(e, "accesses"), number(e, "confined"), number(e, "ordered")));
                 continue;
             }
-            a.leftOut.add(new LeftOut(c, reason, why));
+            leftOut.add(new LeftOut(c, reason, why));
         }
-        return a;
     }
 
     /**
      * A scope's evidence from its methods' entries: their accesses and locations summed (a location
-     * two methods touched counts for each), and the first race of any, named by its method; null
+     * two methods touched counts for each), and the first race of any, named by its method (and its
+     * class, where the methods are of several); null
      * when none of them was observed.
      */
     public static Map<String, Object> combined(List<String> methods, Map<String, ? extends Map<?, ?>> perMethod) {
         Map<String, Object> sum = null;
+        boolean oneClass = methods.stream().map(m -> m.substring(0, m.indexOf('#'))).distinct().count() <= 1;
         for (String m : methods) {
             Map<?, ?> e = perMethod.get(m);
             if (e == null) continue;
@@ -102,7 +124,7 @@ public final class Advice {
             }
             for (String key : List.of("accesses", "confined", "ordered")) sum.put(key, (Long) sum.get(key) + number(e, key));
             if (e.get("race") != null && sum.get("race") == null) {
-                sum.put("race", methods.size() == 1 ? e.get("race") : m.substring(m.indexOf('#') + 1) + ": " + e.get("race"));
+                sum.put("race", methods.size() == 1 ? e.get("race") : (oneClass ? m.substring(m.indexOf('#') + 1) : m) + ": " + e.get("race"));
             }
         }
         return sum;
@@ -124,34 +146,36 @@ public final class Advice {
      * Where vbd's samples beyond stock Java's went, as shares of the run under vbd: all of them
      * first, then the rules', then each reason's for the scopes left out, and last what no costly
      * scope holds: spread over scopes each within sampling noise, or noise itself (the costly scopes
-     * are those whose noise made them look costlier, so this can be below 0). A JDK package's share leaves out
-     * that of its classes that are candidates of their own.
+     * are those whose noise made them look costlier, so this can be below 0). A scope's share leaves out that
+     * of the scopes within it listed on their own: a JDK package's classes that are candidates of their
+     * own, the parts of a scope that may race.
      */
     public Map<String, Double> whereTheCostWent() {
         Map<String, Long> excess = new LinkedHashMap<>();
         excess.put("in all", vbdTotal - stockTotal);
         excess.put("in the rules", 0L);
         for (Reason r : Reason.values()) excess.put(r.where, 0L);
-        List<Cost> classes = new ArrayList<>();
-        for (Rule r : rules) {
-            excess.merge("in the rules", r.cost().excess(), Long::sum);
-            if (!r.cost().isPackage()) classes.add(r.cost());
-        }
-        for (LeftOut l : leftOut) if (!l.cost().isPackage()) classes.add(l.cost());
-        for (LeftOut l : leftOut) {
-            long own = l.cost().excess();
-            if (l.cost().isPackage()) {
-                for (Cost c : classes) {
-                    if (c.wholeClasses() && Cost.packageOfClass(c.scope()).equals(l.cost().scope())) own -= c.excess();
-                }
+        List<Cost> listed = new ArrayList<>();
+        for (Rule r : rules) listed.add(r.cost());
+        for (LeftOut l : leftOut) listed.add(l.cost());
+        // a scope's own share leaves out that of the scopes within it that are listed on their own
+        Map<String, Long> inner = new HashMap<>();
+        for (Cost c : listed) {
+            for (Cost outer : listed) {
+                if (c.within(outer)) inner.merge(outer.scope(), c.excess(), Long::sum);
             }
-            excess.merge(l.reason().where, own, Long::sum);
         }
-        long listed = excess.values().stream().mapToLong(Long::longValue).sum() - excess.get("in all");
-        excess.put(ELSEWHERE, vbdTotal - stockTotal - listed);
+        for (Rule r : rules) excess.merge("in the rules", own(r.cost(), inner), Long::sum);
+        for (LeftOut l : leftOut) excess.merge(l.reason().where, own(l.cost(), inner), Long::sum);
+        long placed = excess.values().stream().mapToLong(Long::longValue).sum() - excess.get("in all");
+        excess.put(ELSEWHERE, vbdTotal - stockTotal - placed);
         Map<String, Double> shares = new LinkedHashMap<>();
         excess.forEach((k, v) -> shares.put(k, vbdTotal == 0 ? 0 : (double) v / vbdTotal));
         return shares;
+    }
+
+    private static long own(Cost c, Map<String, Long> inner) {
+        return c.excess() - inner.getOrDefault(c.scope(), 0L);
     }
 
     /** {@link #whereTheCostWent} in a sentence, leaving out the reasons no scope had. */

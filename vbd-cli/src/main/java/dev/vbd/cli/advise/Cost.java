@@ -47,6 +47,14 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
         return JdkClasses.watchable(wholeClasses() ? scope : scope.substring(0, scope.indexOf('#')));
     }
 
+    /** Whether this scope is directly within {@code outer}: a class within its package, a method within its class. */
+    public boolean within(Cost outer) {
+        if (!outer.wholeClasses()) return false;
+        if (isPackage()) return false;
+        if (wholeClasses()) return outer.isPackage() && packageOfClass(scope).equals(outer.scope());
+        return !outer.isPackage() && scope.substring(0, scope.indexOf('#')).equals(outer.scope());
+    }
+
     /** The relaxed config's line for it: a class's methods, not its fields, which code elsewhere reaches too. */
     public String rule() {
         return "method " + (wholeClasses() ? scope + "#*" : scope);

@@ -50,7 +50,7 @@ class AdviceTest {
         seen.put("a.Idle#noAccess()V", evidence("a.Idle#noAccess()V", 0, 0, 0, null));
         seen.put("a.Safe#third()V", evidence("a.Safe#third()V", 5, 1, 0, null));
 
-        Advice a = Advice.choose(costs, seen, 2, 2000, 1500);
+        Advice a = Advice.choose(costs, List.of(), seen, 2, 2000, 1500);
         assertEquals(List.of("a.Safe#first()V", "a.Safe#second()V"), a.rules.stream().map(r -> r.cost().scope()).toList());
         Map<String, String> why = new HashMap<>();
         a.leftOut.forEach(l -> why.put(l.cost().scope(), l.why()));
@@ -79,10 +79,10 @@ class AdviceTest {
                 "a.Safe#first()V", evidence("a.Safe#first()V", 100, 3, 1, null),
                 jdkMethod, evidence(jdkMethod, 10, 2, 0, null));
         List<Cost> program = List.of(new Cost("a.Safe#first()V", 10, 300, true));
-        String withoutJdk = Advice.choose(program, seen, 20, 1000, 800).config(List.of("Main"), List.of(), SAMPLING);
+        String withoutJdk = Advice.choose(program, List.of(), seen, 20, 1000, 800).config(List.of("Main"), List.of(), SAMPLING);
         assertFalse(withoutJdk.contains("prepared JDK"), withoutJdk);
         List<Cost> both = List.of(program.get(0), new Cost(jdkMethod, 0, 100, false));
-        String withJdk = Advice.choose(both, seen, 20, 1000, 800).config(List.of("Main"), List.of(), SAMPLING);
+        String withJdk = Advice.choose(both, List.of(), seen, 20, 1000, 800).config(List.of("Main"), List.of(), SAMPLING);
         assertTrue(withJdk.contains("method " + jdkMethod + "\n"), withJdk);
         assertTrue(withJdk.contains("# Rules in JDK classes give this config a prepared JDK of its own"), withJdk);
     }
@@ -103,7 +103,7 @@ class AdviceTest {
         Map<String, Map<?, ?>> seen = Map.of(
                 "a.Safe#first()V", evidence("a.Safe#first()V", 100, 3, 1, null),
                 "a.Racy#hot()V", evidence("a.Racy#hot()V", 7, 0, 0, "a.Racy.n: no order"));
-        Advice a = Advice.choose(costs, seen, 20, 1000, 800);
+        Advice a = Advice.choose(costs, List.of(), seen, 20, 1000, 800);
         String config = a.config(List.of("-Xmx1g", "-cp", "/somewhere/app.jar", "com.example.Main", "--size", "3"), List.of(), SAMPLING);
         Path file = tmp.resolve("advised.relaxed");
         Files.writeString(file, config);
@@ -160,7 +160,7 @@ class AdviceTest {
         // a JDK package is not watched whole: the JVM and the observer run on its classes
         Cost jdk = new Cost("java.util.*", 0, 90, false);
         assertFalse(jdk.observable());
-        Advice a = Advice.choose(List.of(jdk), Map.of(), 20, 1000, 800);
+        Advice a = Advice.choose(List.of(jdk), List.of(), Map.of(), 20, 1000, 800);
         assertTrue(a.leftOut.get(0).why().startsWith("a package of the JDK's"), a.leftOut.toString());
     }
 
@@ -183,7 +183,7 @@ class AdviceTest {
         Map<String, Map<?, ?>> evidence = Map.of(
                 "a.b.*", evidence("a.b.Hot#m()V", 10, 1, 0, null),
                 "java.util.HashMap", evidence("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", 10, 1, 0, null));
-        Advice a = Advice.choose(costs, evidence, 20, 2000, 1600);
+        Advice a = Advice.choose(costs, List.of(), evidence, 20, 2000, 1600);
         assertEquals(List.of("method a.b.*#*", "method java.util.HashMap#*"),
                 a.rules.stream().map(r -> r.cost().rule()).toList());
         assertEquals(List.of("java.util.*", "java.util.concurrent.atomic.*"),
@@ -229,11 +229,49 @@ class AdviceTest {
         assertEquals(null, Advice.combined(List.of(), perMethod));
 
         Map<String, Map<?, ?>> evidence = Map.of("a.C", c, "a.D", Advice.combined(List.of("a.D#k()V", "a.D#h()V"), perMethod));
-        Advice a = Advice.choose(List.of(new Cost("a.D", 0, 300, true), new Cost("a.C", 10, 200, true)), evidence, 20, 1000, 800);
+        Advice a = Advice.choose(List.of(new Cost("a.D", 0, 300, true), new Cost("a.C", 10, 200, true)), List.of(), evidence, 20, 1000, 800);
         String config = a.config(List.of("Main"), List.of(), SAMPLING);
         assertTrue(config.contains("# safe: 15 accesses to 4 locations (per method): 3 confined to one thread, 1 shared and ordered\n"
                 + "method a.C#*\n"), config);
         assertTrue(config.contains("#   a.D (30.0% of the run): may race: h()V: a.D.n: no order"), config);
+    }
+
+    @Test
+    void aScopeThatMayRaceHasItsPartsThatMayNotJudgedOnTheirOwn() {
+        Map<String, Map<?, ?>> perMethod = Map.of(
+                "a.R#racy()V", evidence("a.R#racy()V", 10, 0, 0, "a.R.n: no order"),
+                "a.R#fine()V", evidence("a.R#fine()V", 20, 2, 0, null),
+                "a.S#m()V", evidence("a.S#m()V", 30, 3, 1, null));
+        Map<String, Map<?, ?>> evidence = new HashMap<>(perMethod);
+        evidence.put("a.*", Advice.combined(List.of("a.R#racy()V", "a.R#fine()V", "a.S#m()V"), perMethod));
+        evidence.put("a.R", Advice.combined(List.of("a.R#racy()V", "a.R#fine()V"), perMethod));
+        evidence.put("a.S", Advice.combined(List.of("a.S#m()V"), perMethod));
+        List<Cost> costs = List.of(new Cost("a.*", 100, 600, true), new Cost("b.*", 0, 150, true));
+        List<Cost> parts = List.of(new Cost("a.R", 50, 350, true), new Cost("a.S", 50, 200, true),
+                new Cost("a.R#racy()V", 20, 200, true), new Cost("a.R#fine()V", 20, 140, true),
+                new Cost("b.T", 0, 150, true), new Cost("b.T#t()V", 0, 150, true));
+        evidence.put("b.*", evidence("b.T#t()V", 5, 1, 0, null));
+
+        Advice a = Advice.choose(costs, parts, evidence, 20, 2000, 1400);
+        // costliest first: the package's safe class, then the racy class's safe method
+        assertEquals(List.of("method a.S#*", "method b.*#*", "method a.R#fine()V"),
+                a.rules.stream().map(r -> r.cost().rule()).toList());
+        assertEquals(List.of("a.*", "a.R", "a.R#racy()V"), a.leftOut.stream().map(l -> l.cost().scope()).toList());
+        assertTrue(a.leftOut.get(0).why().startsWith("may race: a.R#racy()V: a.R.n: no order (its classes that cost"), a.leftOut.toString());
+        assertTrue(a.leftOut.get(1).why().startsWith("may race: racy()V: a.R.n: no order (its methods that cost"), a.leftOut.toString());
+        assertEquals("may race: a.R.n: no order", a.leftOut.get(2).why());
+        // of 600 beyond stock in 2000: the rules' 150, 150 and 120; the racy package's 500 are its
+        // classes' 150 and 300 and 50 of its own, the racy class's 300 its methods' 180 and 120
+        assertEquals(Map.of("in all", 0.3, "in the rules", 0.21, "in scopes that may race", 0.115, "in JDK code not watched", 0.0,
+                        "in scopes not observed", 0.0, "past the budget", 0.0,
+                        "elsewhere, each scope within sampling noise (or noise itself)", -0.025),
+                a.whereTheCostWent());
+
+        // past the budget, a part waits its turn like any scope
+        Advice one = Advice.choose(costs, parts, evidence, 1, 2000, 1400);
+        assertEquals(List.of("method a.S#*"), one.rules.stream().map(r -> r.cost().rule()).toList());
+        assertEquals(List.of("a.*", "a.R", "a.R#racy()V", "b.*", "a.R#fine()V"),
+                one.leftOut.stream().map(l -> l.cost().scope()).toList());
     }
 
     /** The hole a wider scope widens: a method the observed run never ran is relaxed with its class. */
@@ -243,7 +281,7 @@ class AdviceTest {
                 "a.C#ran()V", evidence("a.C#ran()V", 10, 2, 0, null),
                 "a.C#neverRan()V", evidence("a.C#neverRan()V", 0, 0, 0, null));
         Map<String, Object> c = Advice.combined(List.of("a.C#ran()V", "a.C#neverRan()V"), perMethod);
-        Advice a = Advice.choose(List.of(new Cost("a.C", 0, 300, true)), Map.of("a.C", c), 20, 1000, 800);
+        Advice a = Advice.choose(List.of(new Cost("a.C", 0, 300, true)), List.of(), Map.of("a.C", c), 20, 1000, 800);
         assertEquals(List.of("method a.C#*"), a.rules.stream().map(r -> r.cost().rule()).toList());
     }
 
