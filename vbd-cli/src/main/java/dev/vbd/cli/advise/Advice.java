@@ -69,9 +69,9 @@ public final class Advice {
 
     /**
      * Rules out each scope that cannot be shown safe, and adds the others to {@code safe}. A scope
-     * that may race has its parts that may not judged in its place: the observed run watched all
-     * of them, each as a relaxed candidate, so relaxing fewer only turns accesses SC, which orders
-     * more and races nowhere the run did not show.
+     * that may race has its parts judged in its place, each on its own evidence: the observed run
+     * watched all of them, each as a relaxed candidate, so relaxing fewer only turns accesses SC,
+     * which orders more and races nowhere the run did not show.
      */
     private void judge(List<Cost> scopes, List<Cost> parts, Map<String, ? extends Map<?, ?>> evidence, List<Rule> safe) {
         for (Cost c : scopes) {

@@ -237,7 +237,7 @@ class AdviceTest {
     }
 
     @Test
-    void aScopeThatMayRaceHasItsPartsThatMayNotJudgedOnTheirOwn() {
+    void aScopeThatMayRaceHasItsPartsJudgedOnTheirOwn() {
         Map<String, Map<?, ?>> perMethod = Map.of(
                 "a.R#racy()V", evidence("a.R#racy()V", 10, 0, 0, "a.R.n: no order"),
                 "a.R#fine()V", evidence("a.R#fine()V", 20, 2, 0, null),
