@@ -81,7 +81,7 @@ class AdviseTest {
         String workload = PlantedRace.class.getName();
         for (String rule : rules) {
             String scope = rule.substring("method ".length());
-            // a class that may race has its costly methods that may not judged on their own
+            // a class that may race has its costly methods judged on their own
             assertTrue(scope.endsWith("#*") || scope.startsWith(workload + "#"), "a rule per class, or a racy class's method: " + rule);
             assertFalse(scope.equals(progress + "#*") || scope.equals(workload + "#*") || scope.startsWith(progress + "#tick")
                     || scope.contains("lambda$setUp"), "a racy class or method relaxed: " + rule);

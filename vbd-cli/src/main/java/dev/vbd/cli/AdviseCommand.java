@@ -151,7 +151,7 @@ final class AdviseCommand {
         for (Cost c : candidates) {
             if (!c.wholeClasses()) continue;
             for (String m : members.getOrDefault(c.scope(), List.of())) {
-                classesWatched.computeIfAbsent(m.substring(0, m.indexOf('#')), k -> new ArrayList<>()).add(m);
+                classesWatched.computeIfAbsent(Cost.classOf(m), k -> new ArrayList<>()).add(m);
                 if (perMethod.containsKey(m)) evidence.putIfAbsent(m, perMethod.get(m));
             }
         }

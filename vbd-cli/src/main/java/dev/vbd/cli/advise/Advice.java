@@ -112,7 +112,7 @@ public final class Advice {
      */
     public static Map<String, Object> combined(List<String> methods, Map<String, ? extends Map<?, ?>> perMethod) {
         Map<String, Object> sum = null;
-        boolean oneClass = methods.stream().map(m -> m.substring(0, m.indexOf('#'))).distinct().count() <= 1;
+        boolean oneClass = methods.stream().map(Cost::classOf).distinct().count() <= 1;
         for (String m : methods) {
             Map<?, ?> e = perMethod.get(m);
             if (e == null) continue;

@@ -44,7 +44,7 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
     public boolean observable() {
         if (program) return true;
         if (isPackage()) return false;
-        return JdkClasses.watchable(wholeClasses() ? scope : scope.substring(0, scope.indexOf('#')));
+        return JdkClasses.watchable(wholeClasses() ? scope : classOf(scope));
     }
 
     /** Whether this scope is directly within {@code outer}: a class within its package, a method within its class. */
@@ -52,7 +52,7 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
         if (!outer.wholeClasses()) return false;
         if (isPackage()) return false;
         if (wholeClasses()) return outer.isPackage() && packageOfClass(scope).equals(outer.scope());
-        return !outer.isPackage() && scope.substring(0, scope.indexOf('#')).equals(outer.scope());
+        return !outer.isPackage() && classOf(scope).equals(outer.scope());
     }
 
     /** The relaxed config's line for it: a class's methods, not its fields, which code elsewhere reaches too. */
@@ -76,7 +76,7 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
      */
     public static List<Cost> byClass(Profile stock, Profile vbd) {
         Set<String> programClasses = new HashSet<>();
-        for (String m : vbd.program) programClasses.add(m.substring(0, m.indexOf('#')));
+        for (String m : vbd.program) programClasses.add(classOf(m));
         return significant(perClass(stock.samples), perClass(vbd.samples), programClasses::contains);
     }
 
@@ -97,9 +97,14 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
         return costs;
     }
 
+    /** A method's class, as it is named ({@code owner#name(descriptor)}, owner dotted). */
+    public static String classOf(String method) {
+        return method.substring(0, method.indexOf('#'));
+    }
+
     /** A method's package as its scope: {@code a.b.*}, or {@code *} for the unnamed package. */
     static String packageOf(String method) {
-        return packageOfClass(method.substring(0, method.indexOf('#')));
+        return packageOfClass(classOf(method));
     }
 
     static String packageOfClass(String owner) {
@@ -109,7 +114,7 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
 
     private static Map<String, Long> perClass(Map<String, Long> perMethod) {
         Map<String, Long> perClass = new HashMap<>();
-        perMethod.forEach((m, n) -> perClass.merge(m.substring(0, m.indexOf('#')), n, Long::sum));
+        perMethod.forEach((m, n) -> perClass.merge(classOf(m), n, Long::sum));
         return perClass;
     }
 
