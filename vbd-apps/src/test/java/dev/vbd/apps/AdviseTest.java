@@ -49,9 +49,15 @@ class AdviseTest {
             assertFalse(rule.contains(PlantedRace.Progress.class.getName()) || rule.contains("lambda$setUp"),
                     "a racy method relaxed: " + rule);
             int at = lines.indexOf(rule);
-            assertTrue(lines.get(at - 2).startsWith("# gain: ") && lines.get(at - 1).startsWith("# safe: "),
-                    rule + " comes with its gain and evidence:\n" + String.join("\n", lines));
+            assertTrue(lines.get(at - 3).startsWith("# gain: ") && lines.get(at - 2).startsWith("# safe: ")
+                            && lines.get(at - 1).startsWith("# measured apart: "),
+                    rule + " comes with its expected gain, its evidence and its gain measured apart:\n" + String.join("\n", lines));
         }
+        // three runs under vbd and three under the advice beside the six the rules were chosen on
+        String comments = String.join(" ", lines.stream().filter(l -> l.startsWith("# ")).map(l -> l.substring(2)).toList());
+        assertTrue(comments.matches(".*Measured apart, on 3 runs each under vbd and under the advice, .*"
+                + "the run under the advice took \\d\\.\\d\\d of its time under vbd.*"), String.join("\n", lines));
+        assertTrue(r.stderr().contains("vbd: advise: 4/4 checking and measuring the advice under vbd (3 of 3)"), r.describe());
         String named = "not relaxed: " + tick + ": may race: " + PlantedRace.Progress.class.getName() + ".";
         assertTrue(r.stderr().contains(named), "the report names the planted race:\n" + r.describe());
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("#   " + tick + " (") && l.contains("may race")),

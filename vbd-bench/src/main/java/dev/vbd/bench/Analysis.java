@@ -1,6 +1,7 @@
 package dev.vbd.bench;
 
-import dev.vbd.bench.Stats.Estimate;
+import dev.vbd.core.stats.Stats;
+import dev.vbd.core.stats.Stats.Estimate;
 
 import java.util.List;
 import java.util.function.ToDoubleFunction;

@@ -1,5 +1,7 @@
 package dev.vbd.bench;
 
+import dev.vbd.core.stats.Stats;
+
 import java.util.Arrays;
 
 /**

@@ -1,6 +1,7 @@
 package dev.vbd.bench;
 
-import dev.vbd.bench.Stats.Estimate;
+import dev.vbd.core.stats.Stats;
+import dev.vbd.core.stats.Stats.Estimate;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;

@@ -1,5 +1,6 @@
 package dev.vbd.bench;
 
+import dev.vbd.core.stats.Stats;
 import dev.vbd.apps.App;
 
 import javax.tools.JavaCompiler;

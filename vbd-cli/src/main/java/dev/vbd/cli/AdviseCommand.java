@@ -4,6 +4,7 @@ import dev.vbd.agent.VbdAgent;
 import dev.vbd.agent.observe.ObserveAgent;
 import dev.vbd.cli.advise.Advice;
 import dev.vbd.cli.advise.Cost;
+import dev.vbd.cli.advise.Measured;
 import dev.vbd.cli.advise.Profile;
 import dev.vbd.cli.advise.Reach;
 import dev.vbd.core.verify.Json;
@@ -22,10 +23,11 @@ import java.util.Map;
 
 /**
  * {@code vbd advise}: the relaxed scopes worth having for a program, and the evidence that each is
- * safe. Four runs of the program: under stock Java and under vbd, each profiled (where SC costs is
- * where vbd's run spends time that stock's does not); on stock Java with the observer in the
- * program's classes (whether the costly methods' accesses can race); under vbd with the advice
- * (whether the program still prints what it printed on stock Java).
+ * safe. The program runs under stock Java and under vbd, each profiled (where SC costs is where
+ * vbd's run spends time that stock's does not); on stock Java with the observer in the program's
+ * classes (whether the costly methods' accesses can race); then under vbd with the advice, beside
+ * as many runs under vbd, all profiled (whether the program still prints what it printed on stock
+ * Java, and what the advice gives back, measured on runs the rules were not chosen on).
  */
 final class AdviseCommand {
     static final int DEFAULT_BUDGET = 20;
@@ -164,21 +166,51 @@ final class AdviseCommand {
         if (!scope.equals("method")) parts.addAll(Cost.of(stockProfile, vbdProfile));
 
         Advice advice = Advice.choose(costs, parts, evidence, budget, vbdProfile.total(), stockProfile.total());
-        Files.writeString(out, advice.config(args, (List<?>) seen.get("unobserved"), pace), StandardCharsets.UTF_8);
+        List<?> unobserved = (List<?>) seen.get("unobserved");
+        Files.writeString(out, advice.config(args, unobserved, pace, null), StandardCharsets.UTF_8);
 
+        // the check, on runs of their own that also measure what the advice gives back, beside as many under vbd
         Options checked = o.withRelaxed(out);
-        Run check = run("4/4 checking the advice under vbd", Main.launchCommand(checked, java, args, null), "check");
+        List<Profile.Recording> vbdApart = new ArrayList<>();
+        List<Profile.Recording> advisedApart = new ArrayList<>();
+        String differs = null;
+        for (int i = 1; i <= runs; i++) {
+            String of = runs == 1 ? "" : " (" + i + " of " + runs + ")";
+            List<String> vbdArgs = new ArrayList<>(recording("apart-" + i, jfc));
+            vbdArgs.addAll(args);
+            Run vbd = run("4/4 measuring apart under vbd" + of, Main.launchCommand(o, java, vbdArgs, null), "apart-" + i);
+            if (vbd.status != 0) return failed(vbd);
+            vbdApart.add(profiled(vbd, "vbd"));
+
+            List<String> advisedArgs = new ArrayList<>(recording("check-" + i, jfc));
+            advisedArgs.addAll(args);
+            Run check = run("4/4 checking and measuring the advice under vbd" + of, Main.launchCommand(checked, java, advisedArgs, null), "check-" + i);
+            if (check.status != 0) {
+                System.err.print(advice.summary(out, null));
+                return failed(check);
+            }
+            if (differs == null && !check.stdout().equals(stock.stdout())) differs = check.name();
+            advisedApart.add(profiled(check, "vbd with the advice"));
+        }
+        List<Profile> apart = Profile.eachAtOnePace(concat(vbdApart, advisedApart));
+        Measured measured = Measured.of(apart.subList(0, runs), apart.subList(runs, 2 * runs));
+        Files.writeString(out, advice.config(args, unobserved, pace, measured), StandardCharsets.UTF_8);
         double seconds = (System.nanoTime() - start) / 1e9;
-        System.err.print(advice.summary(out));
-        if (check.status != 0) return failed(check);
-        if (!check.stdout().equals(stock.stdout())) {
-            System.err.println("vbd: advise: under the advice the program printed another output than on stock Java;"
-                    + " the config is in " + out + " but do not use it");
+        System.err.print(advice.summary(out, measured));
+        if (differs != null) {
+            System.err.println("vbd: advise: under the advice the program printed another output than on stock Java (the "
+                    + differs + " run); the config is in " + out + " but do not use it");
             return 1;
         }
         System.err.printf(Locale.ROOT, "vbd: advise: under the advice the program printed what it printed on stock Java (%.0f s in all)%n",
                 seconds);
         return 0;
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** The observed run; what the observer saw, or null when it failed (said on stderr). */

@@ -195,9 +195,10 @@ public final class Advice {
 
     /**
      * The relaxed config, its comments the figures and evidence behind each rule; {@code sampling}
-     * says how the profiles were sampled.
+     * says how the profiles were sampled, {@code measured} what the advice gave back on runs of its
+     * own (null before they ran).
      */
-    public String config(List<String> javaArgs, List<?> unobservedClasses, String sampling) {
+    public String config(List<String> javaArgs, List<?> unobservedClasses, String sampling, Measured measured) {
         StringBuilder sb = new StringBuilder();
         sb.append("# Relaxed scopes advised by 'vbd advise' for: ").append(program(javaArgs)).append('\n');
         sb.append(String.format(Locale.ROOT, "# Profiled: %d samples under stock Java, %d under vbd (%+.1f%%). %s below%n",
@@ -206,6 +207,7 @@ public final class Advice {
                 percent(expectedGain()), rules.size() == 1 ? "it" : "them"));
         sb.append(wrapped(whereTheCostWentInWords()));
         sb.append(wrapped(Character.toUpperCase(sampling.charAt(0)) + sampling.substring(1) + "."));
+        if (measured != null) sb.append(wrapped(measured.inWords(rules)));
         sb.append("# Safe: in an observed run of the program, every field and array element each rule's methods touched\n");
         sb.append("# stayed with one thread, or each access to it by another thread was ordered after the last write,\n");
         sb.append("# and each write after every access, by a lock, an SC access, a thread's start or join, or an\n");
@@ -223,6 +225,7 @@ public final class Advice {
                     percent(r.cost().share(vbdTotal)), r.cost().vbd(), r.cost().stock()));
             sb.append(String.format(Locale.ROOT, "# safe: %d accesses to %d locations%s: %d confined to one thread, %d shared and ordered%n",
                     r.accesses(), r.confined() + r.ordered(), r.cost().wholeClasses() ? " (per method)" : "", r.confined(), r.ordered()));
+            if (measured != null) sb.append("# ").append(measured.inWords(r.cost())).append('\n');
             sb.append(r.cost().rule()).append('\n');
         }
         if (!leftOut.isEmpty()) {
@@ -235,12 +238,13 @@ public final class Advice {
         return sb.toString();
     }
 
-    /** What {@code vbd advise} prints when done. */
-    public String summary(Object out) {
+    /** What {@code vbd advise} prints when done; {@code measured} as for {@link #config}. */
+    public String summary(Object out, Measured measured) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "vbd: advise: %s in %s, %s of the run under vbd to give back%n",
                 rules(rules.size(), null), out, percent(expectedGain())));
         sb.append("vbd: advise: ").append(whereTheCostWentInWords()).append('\n');
+        if (measured != null) sb.append("vbd: advise: ").append(measured.inWords(rules)).append('\n');
         for (LeftOut l : leftOut) {
             if (l.reason() == Reason.RACE) {
                 sb.append("vbd: advise: not relaxed: ").append(l.cost().scope()).append(": ").append(l.why()).append('\n');

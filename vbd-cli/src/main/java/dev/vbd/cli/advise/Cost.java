@@ -55,6 +55,13 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
         return !outer.isPackage() && classOf(scope).equals(outer.scope());
     }
 
+    /** Whether a method ({@code owner#name(descriptor)}, owner dotted) is one this scope relaxes. */
+    public boolean covers(String method) {
+        if (isPackage()) return packageOf(method).equals(scope);
+        if (wholeClasses()) return classOf(method).equals(scope);
+        return scope.equals(method);
+    }
+
     /** The relaxed config's line for it: a class's methods, not its fields, which code elsewhere reaches too. */
     public String rule() {
         return "method " + (wholeClasses() ? scope + "#*" : scope);

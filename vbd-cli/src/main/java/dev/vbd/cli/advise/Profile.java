@@ -39,7 +39,7 @@ public final class Profile {
     final Map<String, Long> samples = new HashMap<>();
     /** Methods whose class the application's loaders defined, not the JDK's. */
     final Set<String> program = new HashSet<>();
-    private long total;
+    long total;
     /** The sampler's pace, rounds a second: over all the recordings read together, and the slowest and fastest one's. */
     private double pace, slowest, fastest;
     private int runs;
@@ -88,6 +88,29 @@ public final class Profile {
             runs.add(g);
         }
         return atOnePace(runs);
+    }
+
+    /** A profile of each recording, every one's samples scaled to the pace of all of them. */
+    public static List<Profile> eachAtOnePace(List<Recording> recordings) throws IOException {
+        return readAtOnePace(recordings.stream().map(List::of).toList());
+    }
+
+    /** Profiles at one pace, summed into one. */
+    public static Profile summed(List<Profile> profiles) {
+        Profile sum = new Profile();
+        for (Profile p : profiles) {
+            p.samples.forEach((m, n) -> sum.samples.merge(m, n, Long::sum));
+            sum.program.addAll(p.program);
+            sum.total += p.total;
+        }
+        return sum;
+    }
+
+    /** The samples of the methods {@code scope} covers. */
+    public long samples(Cost scope) {
+        long n = 0;
+        for (Map.Entry<String, Long> e : samples.entrySet()) if (scope.covers(e.getKey())) n += e.getValue();
+        return n;
     }
 
     /** A profile of each group of runs, each run's samples scaled to the pace of all of them. */

@@ -79,10 +79,10 @@ class AdviceTest {
                 "a.Safe#first()V", evidence("a.Safe#first()V", 100, 3, 1, null),
                 jdkMethod, evidence(jdkMethod, 10, 2, 0, null));
         List<Cost> program = List.of(new Cost("a.Safe#first()V", 10, 300, true));
-        String withoutJdk = Advice.choose(program, List.of(), seen, 20, 1000, 800).config(List.of("Main"), List.of(), SAMPLING);
+        String withoutJdk = Advice.choose(program, List.of(), seen, 20, 1000, 800).config(List.of("Main"), List.of(), SAMPLING, null);
         assertFalse(withoutJdk.contains("prepared JDK"), withoutJdk);
         List<Cost> both = List.of(program.get(0), new Cost(jdkMethod, 0, 100, false));
-        String withJdk = Advice.choose(both, List.of(), seen, 20, 1000, 800).config(List.of("Main"), List.of(), SAMPLING);
+        String withJdk = Advice.choose(both, List.of(), seen, 20, 1000, 800).config(List.of("Main"), List.of(), SAMPLING, null);
         assertTrue(withJdk.contains("method " + jdkMethod + "\n"), withJdk);
         assertTrue(withJdk.contains("# Rules in JDK classes give this config a prepared JDK of its own"), withJdk);
     }
@@ -104,7 +104,7 @@ class AdviceTest {
                 "a.Safe#first()V", evidence("a.Safe#first()V", 100, 3, 1, null),
                 "a.Racy#hot()V", evidence("a.Racy#hot()V", 7, 0, 0, "a.Racy.n: no order"));
         Advice a = Advice.choose(costs, List.of(), seen, 20, 1000, 800);
-        String config = a.config(List.of("-Xmx1g", "-cp", "/somewhere/app.jar", "com.example.Main", "--size", "3"), List.of(), SAMPLING);
+        String config = a.config(List.of("-Xmx1g", "-cp", "/somewhere/app.jar", "com.example.Main", "--size", "3"), List.of(), SAMPLING, null);
         Path file = tmp.resolve("advised.relaxed");
         Files.writeString(file, config);
         var parsed = dev.vbd.core.policy.RelaxedConfig.load(file);
@@ -194,7 +194,7 @@ class AdviceTest {
                         "in scopes not observed", 0.0, "past the budget", 0.0,
                         "elsewhere, each scope within sampling noise (or noise itself)", 0.07),
                 a.whereTheCostWent());
-        String config = a.config(List.of("Main"), List.of(), SAMPLING);
+        String config = a.config(List.of("Main"), List.of(), SAMPLING, null);
         assertTrue(config.contains("# vbd's cost beyond stock is 20.0% of the run under vbd: 6.0% in the rules, 7.0% in JDK code not\n"
                 + "# watched, 7.0% elsewhere, each scope within sampling noise (or noise itself).\n"), config);
     }
@@ -230,7 +230,7 @@ class AdviceTest {
 
         Map<String, Map<?, ?>> evidence = Map.of("a.C", c, "a.D", Advice.combined(List.of("a.D#k()V", "a.D#h()V"), perMethod));
         Advice a = Advice.choose(List.of(new Cost("a.D", 0, 300, true), new Cost("a.C", 10, 200, true)), List.of(), evidence, 20, 1000, 800);
-        String config = a.config(List.of("Main"), List.of(), SAMPLING);
+        String config = a.config(List.of("Main"), List.of(), SAMPLING, null);
         assertTrue(config.contains("# safe: 15 accesses to 4 locations (per method): 3 confined to one thread, 1 shared and ordered\n"
                 + "method a.C#*\n"), config);
         assertTrue(config.contains("#   a.D (30.0% of the run): may race: h()V: a.D.n: no order"), config);

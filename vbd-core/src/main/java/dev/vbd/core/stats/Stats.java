@@ -1,4 +1,4 @@
-package dev.vbd.bench;
+package dev.vbd.core.stats;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
-package dev.vbd.bench;
+package dev.vbd.core.stats;
 
-import dev.vbd.bench.Stats.Estimate;
+import dev.vbd.core.stats.Stats.Estimate;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
