@@ -37,7 +37,9 @@ public final class Main {
                                                  scopes where SC costs most and no access can race
                                                  (docs/advise.md; default: 20 rules, each one method, 1
                                                  profiled run each under stock Java and vbd, all of each
-                                                 run profiled, vbd-advised.relaxed; --scope class, package:
+                                                 run profiled, vbd-advised.relaxed; as many runs under vbd
+                                                 and under the advice check it and measure what it gives
+                                                 back; --scope class, package:
                                                  each rule every method of a class, of a package's classes;
                                                  --profile-from: only what follows the first line of
                                                  output it matches, e.g. the end of the warm-up)

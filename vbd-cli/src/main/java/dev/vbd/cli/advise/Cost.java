@@ -1,7 +1,10 @@
 package dev.vbd.cli.advise;
 
 import dev.vbd.agent.observe.JdkClasses;
+import dev.vbd.core.stats.Stats;
+
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,19 +15,40 @@ import java.util.function.Predicate;
 
 /**
  * What SC costs in one scope: its samples under vbd beyond those under stock Java, for the same
- * work. Only a difference larger than sampling noise counts: twice the standard deviation of a
- * difference of two Poisson counts.
+ * work. Only a difference larger than its noise counts: twice its standard deviation ({@link #noise(long, long, long[], long[])}).
  *
  * @param scope a method ({@code owner#name(descriptor)}, owner dotted), a class (its dotted name) or a
  *              package ({@code a.b.*}), as {@link #rule()} relaxes it
+ * @param noise the standard deviation of {@link #excess()}
  */
-public record Cost(String scope, long stock, long vbd, boolean program) {
+public record Cost(String scope, long stock, long vbd, boolean program, double noise) {
+    /** A cost whose noise is sampling's alone. */
+    public Cost(String scope, long stock, long vbd, boolean program) {
+        this(scope, stock, vbd, program, Math.sqrt(stock + vbd));
+    }
+
     public long excess() {
         return vbd - stock;
     }
 
     public boolean significant() {
-        return excess() > 2 * Math.sqrt(vbd + stock) && excess() >= 3;
+        return excess() > 2 * noise && excess() >= 3;
+    }
+
+    /**
+     * The standard deviation of a difference of two scopes' samples, each the sum of some runs' (their
+     * counts per run given, where known): a Poisson count's, or, where the runs' counts vary more from
+     * one run to the next, that of their spread (the runs' number times their variance). Where threads
+     * contend, a run whose threads collide more spends more samples in the same code: such a scope's
+     * counts vary beyond Poisson's, and only runs apart show it.
+     */
+    public static double noise(long a, long b, long[] aRuns, long[] bRuns) {
+        return Math.sqrt(Math.max(a + b, spread(aRuns) + spread(bRuns)));
+    }
+
+    private static double spread(long[] runs) {
+        if (runs.length < 2) return 0;
+        return runs.length * Stats.variance(Arrays.stream(runs).asDoubleStream().toArray());
     }
 
     /** Whether this scope is every method of a class or of a package's classes. */
@@ -74,7 +98,7 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
 
     /** Methods costlier under vbd, the costliest first. */
     public static List<Cost> of(Profile stock, Profile vbd) {
-        return significant(stock.samples, vbd.samples, vbd.program::contains);
+        return significant(stock.samples, vbd.samples, stock.perRun, vbd.perRun, vbd.program::contains);
     }
 
     /**
@@ -84,7 +108,8 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
     public static List<Cost> byClass(Profile stock, Profile vbd) {
         Set<String> programClasses = new HashSet<>();
         for (String m : vbd.program) programClasses.add(classOf(m));
-        return significant(perClass(stock.samples), perClass(vbd.samples), programClasses::contains);
+        return significant(perClass(stock.samples), perClass(vbd.samples), stock.perRun.stream().map(Cost::perClass).toList(),
+                vbd.perRun.stream().map(Cost::perClass).toList(), programClasses::contains);
     }
 
     /**
@@ -94,7 +119,8 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
     public static List<Cost> byPackage(Profile stock, Profile vbd) {
         Set<String> programPackages = new HashSet<>();
         for (String m : vbd.program) programPackages.add(packageOf(m));
-        List<Cost> costs = significant(perPackage(stock.samples), perPackage(vbd.samples), programPackages::contains);
+        List<Cost> costs = significant(perPackage(stock.samples), perPackage(vbd.samples), stock.perRun.stream().map(Cost::perPackage).toList(),
+                vbd.perRun.stream().map(Cost::perPackage).toList(), programPackages::contains);
         Set<String> jdkPackages = new HashSet<>();
         for (Cost c : costs) if (!c.program()) jdkPackages.add(c.scope());
         for (Cost c : byClass(stock, vbd)) {
@@ -131,15 +157,22 @@ public record Cost(String scope, long stock, long vbd, boolean program) {
         return perPackage;
     }
 
-    private static List<Cost> significant(Map<String, Long> stock, Map<String, Long> vbd,
-                                          Predicate<String> program) {
+    /** {@code stockRuns}, {@code vbdRuns}: each run's counts, where the profiles kept them. */
+    private static List<Cost> significant(Map<String, Long> stock, Map<String, Long> vbd, List<Map<String, Long>> stockRuns,
+                                          List<Map<String, Long>> vbdRuns, Predicate<String> program) {
         List<Cost> costs = new ArrayList<>();
         for (String s : vbd.keySet()) {
-            Cost c = new Cost(s, stock.getOrDefault(s, 0L), vbd.get(s), program.test(s));
+            long st = stock.getOrDefault(s, 0L), v = vbd.get(s);
+            double noise = noise(v, st, count(vbdRuns, s), count(stockRuns, s));
+            Cost c = new Cost(s, st, v, program.test(s), noise);
             if (c.significant()) costs.add(c);
         }
         costs.sort(COSTLIEST_FIRST);
         return costs;
+    }
+
+    private static long[] count(List<Map<String, Long>> runs, String scope) {
+        return runs.stream().mapToLong(r -> r.getOrDefault(scope, 0L)).toArray();
     }
 
     private static final Comparator<Cost> COSTLIEST_FIRST = Comparator.comparingLong(Cost::excess).reversed()

@@ -46,9 +46,13 @@ public final class Measured {
         return vbd.total() == 0 ? 0 : (double) (vbd.samples(scope) - advised.samples(scope)) / vbd.total();
     }
 
-    /** Sampling noise of {@link #gain}: twice the standard deviation of a difference of two Poisson counts, as a share. */
+    /** The noise of {@link #gain}: twice its standard deviation ({@link Cost#noise(long, long, long[], long[])}), as a share. */
     public double noise(Cost scope) {
-        return vbd.total() == 0 ? 0 : 2 * Math.sqrt(vbd.samples(scope) + advised.samples(scope)) / vbd.total();
+        return vbd.total() == 0 ? 0 : 2 * sd(scope) / vbd.total();
+    }
+
+    private double sd(Cost scope) {
+        return Cost.noise(vbd.samples(scope), advised.samples(scope), vbd.samplesPerRun(scope), advised.samplesPerRun(scope));
     }
 
     /** {@link #gain} and {@link #noise} of the rules together. */
@@ -58,10 +62,11 @@ public final class Measured {
         return g;
     }
 
+    /** The rules' noises added as independent ones. */
     double noise(List<Advice.Rule> rules) {
-        long n = 0;
-        for (Advice.Rule r : rules) n += vbd.samples(r.cost()) + advised.samples(r.cost());
-        return vbd.total() == 0 ? 0 : 2 * Math.sqrt(n) / vbd.total();
+        double variance = 0;
+        for (Advice.Rule r : rules) variance += sd(r.cost()) * sd(r.cost());
+        return vbd.total() == 0 ? 0 : 2 * Math.sqrt(variance) / vbd.total();
     }
 
     /** The measurement in a sentence, for the config's header and {@code advise}'s last lines. */

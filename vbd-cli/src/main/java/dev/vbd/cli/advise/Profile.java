@@ -37,6 +37,11 @@ import java.util.stream.LongStream;
 public final class Profile {
     /** Samples per method at the common pace, keyed {@code owner#name(descriptor)}, owner dotted. */
     final Map<String, Long> samples = new HashMap<>();
+    /**
+     * Each run's samples per method at the common pace, where the profile is of several: how much a
+     * method's count varies from one run of the same work to the next.
+     */
+    final List<Map<String, Long>> perRun = new ArrayList<>();
     /** Methods whose class the application's loaders defined, not the JDK's. */
     final Set<String> program = new HashSet<>();
     long total;
@@ -100,10 +105,20 @@ public final class Profile {
         Profile sum = new Profile();
         for (Profile p : profiles) {
             p.samples.forEach((m, n) -> sum.samples.merge(m, n, Long::sum));
+            sum.perRun.addAll(p.perRun.isEmpty() ? List.of(p.samples) : p.perRun);
             sum.program.addAll(p.program);
             sum.total += p.total;
         }
         return sum;
+    }
+
+    /** Each run's samples of the methods {@code scope} covers (none where the profile kept no runs apart). */
+    public long[] samplesPerRun(Cost scope) {
+        long[] n = new long[perRun.size()];
+        for (int i = 0; i < n.length; i++) {
+            for (Map.Entry<String, Long> e : perRun.get(i).entrySet()) if (scope.covers(e.getKey())) n[i] += e.getValue();
+        }
+        return n;
     }
 
     /** The samples of the methods {@code scope} covers. */
@@ -137,6 +152,9 @@ public final class Profile {
             for (Run run : g) {
                 double scale = run.rounds.intervals() > 0 && pace > 0 ? pace / run.rounds.pace() : 1;
                 run.samples.forEach((m, n) -> scaled.merge(m, n * scale, Double::sum));
+                Map<String, Long> own = new HashMap<>();
+                run.samples.forEach((m, n) -> own.put(m, Math.round(n * scale)));
+                p.perRun.add(own);
                 total += run.total * scale;
                 p.program.addAll(run.program);
             }

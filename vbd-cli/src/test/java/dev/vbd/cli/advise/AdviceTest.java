@@ -128,6 +128,27 @@ class AdviceTest {
         }
     }
 
+    /** A run at 400 rounds a second for a second: {@code swinging} samples in a.Contended, {@code steady} in a.Steady. */
+    private static Profile.Run run(long swinging, long steady) {
+        Map<String, Long> samples = Map.of("a.Contended#spin()V", swinging, "a.Steady#m()V", steady);
+        return new Profile.Run(samples, samples.keySet(), swinging + steady, new Profile.Rounds(400, 1.0));
+    }
+
+    @Test
+    void aScopeWhoseCountSwingsFromOneRunToTheNextIsNotCostlyOnItsMean() {
+        // where threads contend, a run whose threads collide more spends more samples in the same code
+        List<Profile> p = Profile.atOnePace(List.of(List.of(run(40, 40), run(45, 40), run(50, 40)),
+                List.of(run(20, 80), run(150, 80), run(30, 80))));
+        // beyond Poisson's noise (65 > 2 * sqrt(335)), within the runs' spread (2 * sqrt(3 * 5233 + 3 * 25))
+        assertEquals(List.of("a.Steady#m()V"), Cost.of(p.get(0), p.get(1)).stream().map(Cost::scope).toList());
+        Cost contended = new Cost("a.Contended#spin()V", 135, 200, true);
+        assertTrue(contended.significant(), "on Poisson's noise alone it would be");
+        assertEquals(Math.sqrt(3 * (10466.67 / 2) + 3 * 25), Cost.noise(200, 135, new long[] {20, 150, 30}, new long[] {40, 45, 50}), 0.01);
+        assertEquals(List.of("a.Steady"), Cost.byClass(p.get(0), p.get(1)).stream().map(Cost::scope).toList());
+        // the package's runs swing as its contended class's do: 185 beyond stock, within 2 * sqrt(3 * 5233 + 3 * 25)
+        assertEquals(List.of(), Cost.byPackage(p.get(0), p.get(1)));
+    }
+
     @Test
     void aCostSpreadOverAClassesMethodsShowsForTheClass() {
         Profile stock = new Profile();
