@@ -79,9 +79,7 @@ final class AdviseCommand {
             if (stock == null) stock = s;
             stockRecordings.add(profiled(s, "stock Java"));
 
-            List<String> vbdArgs = new ArrayList<>(recording("vbd-" + i, jfc));
-            vbdArgs.addAll(args);
-            Run vbd = run("2/4 profiling under vbd" + of, Main.launchCommand(o, java, vbdArgs, null), "vbd-" + i);
+            Run vbd = run("2/4 profiling under vbd" + of, profiledUnderVbd(o, java, args, "vbd-" + i, jfc), "vbd-" + i);
             if (vbd.status != 0) return failed(vbd);
             vbdRecordings.add(profiled(vbd, "vbd"));
         }
@@ -176,15 +174,12 @@ final class AdviseCommand {
         String differs = null;
         for (int i = 1; i <= runs; i++) {
             String of = runs == 1 ? "" : " (" + i + " of " + runs + ")";
-            List<String> vbdArgs = new ArrayList<>(recording("apart-" + i, jfc));
-            vbdArgs.addAll(args);
-            Run vbd = run("4/4 measuring apart under vbd" + of, Main.launchCommand(o, java, vbdArgs, null), "apart-" + i);
+            Run vbd = run("4/4 measuring apart under vbd" + of, profiledUnderVbd(o, java, args, "apart-" + i, jfc), "apart-" + i);
             if (vbd.status != 0) return failed(vbd);
             vbdApart.add(profiled(vbd, "vbd"));
 
-            List<String> advisedArgs = new ArrayList<>(recording("check-" + i, jfc));
-            advisedArgs.addAll(args);
-            Run check = run("4/4 checking and measuring the advice under vbd" + of, Main.launchCommand(checked, java, advisedArgs, null), "check-" + i);
+            Run check = run("4/4 checking and measuring the advice under vbd" + of,
+                    profiledUnderVbd(checked, java, args, "check-" + i, jfc), "check-" + i);
             if (check.status != 0) {
                 System.err.print(advice.summary(out, null));
                 return failed(check);
@@ -239,6 +234,13 @@ final class AdviseCommand {
                     + " printed no line that matches it, so nothing of its run would be profiled");
         }
         return new Profile.Recording(work.resolve(r.name() + ".jfr"), r.marked());
+    }
+
+    /** The command line of a profiled run under vbd, with {@code options}' relaxed config if any. */
+    private List<String> profiledUnderVbd(Options options, String java, List<String> args, String name, Path jfc) throws UsageException, IOException {
+        List<String> profiled = new ArrayList<>(recording(name, jfc));
+        profiled.addAll(args);
+        return Main.launchCommand(options, java, profiled, null);
     }
 
     /** JFR's options for a profiled run; its start-up line would go to the program's stdout. */
