@@ -55,7 +55,7 @@ public final class Measured {
         return Cost.noise(vbd.samples(scope), advised.samples(scope), vbd.samplesPerRun(scope), advised.samplesPerRun(scope));
     }
 
-    /** {@link #gain} and {@link #noise} of the rules together. */
+    /** {@link #gain} of the rules together. */
     double gain(List<Advice.Rule> rules) {
         double g = 0;
         for (Advice.Rule r : rules) g += gain(r.cost());
