@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * {@code vbd advise}: the relaxed scopes worth having for a program, and the evidence that each is
@@ -187,7 +188,7 @@ final class AdviseCommand {
             if (differs == null && !check.stdout().equals(stock.stdout())) differs = check.name();
             advisedApart.add(profiled(check, "vbd with the advice"));
         }
-        List<Profile> apart = Profile.eachAtOnePace(concat(vbdApart, advisedApart));
+        List<Profile> apart = Profile.eachAtOnePace(Stream.concat(vbdApart.stream(), advisedApart.stream()).toList());
         Measured measured = Measured.of(apart.subList(0, runs), apart.subList(runs, 2 * runs));
         Files.writeString(out, advice.config(args, unobserved, pace, measured), StandardCharsets.UTF_8);
         double seconds = (System.nanoTime() - start) / 1e9;
@@ -200,12 +201,6 @@ final class AdviseCommand {
         System.err.printf(Locale.ROOT, "vbd: advise: under the advice the program printed what it printed on stock Java (%.0f s in all)%n",
                 seconds);
         return 0;
-    }
-
-    private static <T> List<T> concat(List<T> a, List<T> b) {
-        List<T> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
     }
 
     /** The observed run; what the observer saw, or null when it failed (said on stderr). */

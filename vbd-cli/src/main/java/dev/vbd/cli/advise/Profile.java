@@ -114,15 +114,15 @@ public final class Profile {
 
     /** Each run's samples of the methods {@code scope} covers (none where the profile kept no runs apart). */
     public long[] samplesPerRun(Cost scope) {
-        long[] n = new long[perRun.size()];
-        for (int i = 0; i < n.length; i++) {
-            for (Map.Entry<String, Long> e : perRun.get(i).entrySet()) if (scope.covers(e.getKey())) n[i] += e.getValue();
-        }
-        return n;
+        return perRun.stream().mapToLong(run -> covered(run, scope)).toArray();
     }
 
     /** The samples of the methods {@code scope} covers. */
     public long samples(Cost scope) {
+        return covered(samples, scope);
+    }
+
+    private static long covered(Map<String, Long> samples, Cost scope) {
         long n = 0;
         for (Map.Entry<String, Long> e : samples.entrySet()) if (scope.covers(e.getKey())) n += e.getValue();
         return n;
