@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI for the C/C++ part: installs what it needs, builds the plugin, runs the
-# IR tests, the litmus tests (quick counts) and a smoke build of one real
-# workload with output comparison.  No timing is ever asserted.
+# IR tests, the litmus tests (quick counts), smoke builds of two real
+# workloads with output comparison, and two real projects' own test suites
+# built with clang and with sc-cc.  No timing is ever asserted.
 # The last line is "N passed, N failed"; the exit status is non-zero on any
 # failure.
 set -u
@@ -96,11 +97,19 @@ else
   fail 1 "litmus runner gave no summary"
 fi
 
-# --- one real workload: build three ways, compare outputs -------------------
-if llvm/bench/run.sh --smoke --workloads lz4; then
+# --- real workloads: build three ways, compare outputs ----------------------
+# lz4 single-threaded, zstd with two worker threads.
+if llvm/bench/run.sh --smoke --workloads lz4,zstd; then
   pass 1
 else
-  fail 1 "lz4 smoke build / output comparison"
+  fail 1 "lz4/zstd smoke build / output comparison"
+fi
+
+# --- real projects' own test suites, under clang and sc-cc ------------------
+if llvm/bench/run.sh --suites --configs stock,sc-xchg,sc-mfence; then
+  pass 1
+else
+  fail 1 "bzip2 make test / bitarray tests"
 fi
 
 finish

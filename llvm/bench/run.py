@@ -34,13 +34,26 @@ CRATES = {
     "zstd-sys": '"=2.1.2"',
     "libz-sys": '{ version = "=1.1.31", features = ["static"] }',
     "lz4-sys": '"=1.11.1"',
+    "lua-src": '"=547.0.0"',
+    "bzip2-sys": '"=0.1.13"',
 }
 
+# Stock clang and sc-cc in each store style, with every optimisation
+# (sc-xchg, sc-mfence), with none (the paper's form: -paper), and, for the
+# ablation, with the optimisations added one at a time in xchg style.
 CONFIGS = {
     "stock": [CLANG, "-O2"],
     "sc-xchg": [SCCC, "--sc-store=xchg", "-O2"],
     "sc-mfence": [SCCC, "--sc-store=mfence", "-O2"],
+    "sc-xchg-paper": [SCCC, "--sc-store=xchg", "--sc-optimise=none", "-O2"],
+    "sc-mfence-paper": [SCCC, "--sc-store=mfence", "--sc-optimise=none", "-O2"],
+    "sc-xchg+copies": [SCCC, "--sc-store=xchg", "--sc-optimise=whole-copies", "-O2"],
+    "sc-xchg+copies+tso": [SCCC, "--sc-store=xchg",
+                           "--sc-optimise=whole-copies,tso-barriers", "-O2"],
 }
+DEFAULT_CONFIGS = "stock,sc-xchg,sc-mfence"
+# Workloads that run more than one thread.
+MULTITHREADED = {"zstd"}
 
 # Two-sided 95% Student's t quantiles by degrees of freedom.
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
@@ -89,6 +102,12 @@ def fetch():
 def workloads(src):
     """name -> (sources, extra flags, libs, driver, default args)."""
     sq = os.path.join(src["libsqlite3-sys"], "sqlite3")
+    lua = os.path.join(src["lua-src"], "lua-5.4.7")
+    bz = os.path.join(src["bzip2-sys"], "bzip2-1.0.8")
+    lua_files = sorted(f for f in glob.glob(os.path.join(lua, "*.c"))
+                       if os.path.basename(f) not in ("lua.c", "luac.c"))
+    bz_files = ["blocksort", "huffman", "crctable", "randtable", "compress",
+                "decompress", "bzlib"]
     zl = os.path.join(src["libz-sys"], "src", "zlib")
     lz = os.path.join(src["lz4-sys"], "liblz4", "lib")
     zs = os.path.join(src["zstd-sys"], "zstd", "lib")
@@ -113,6 +132,11 @@ def workloads(src):
                      flags=["-I" + zs, "-I" + os.path.join(zs, "common"),
                             "-DZSTD_MULTITHREAD", "-DZSTD_DISABLE_ASM"],
                      libs=[], driver="zstd_bench.c"),
+        "lua": dict(srcs=lua_files, flags=["-I" + lua, "-DLUA_USE_POSIX"],
+                    libs=["-lm"], driver="lua_bench.c"),
+        "bzip2": dict(srcs=[os.path.join(bz, f + ".c") for f in bz_files],
+                      flags=["-I" + bz, "-D_FILE_OFFSET_BITS=64"],
+                      libs=[], driver="bzip2_bench.c"),
     }
 
 
@@ -127,12 +151,13 @@ def fresh(out, inputs):
     return all(not os.path.exists(i) or os.path.getmtime(i) < t for i in inputs)
 
 
-def build(names, wl, outdir, jobs):
+def build(names, cfgs, wl, outdir, jobs):
     """Compile every (workload, config) with up to `jobs` compilers at once."""
     tasks, links = [], []
     for name in names:
         w = wl[name]
-        for cfg, cc in CONFIGS.items():
+        for cfg in cfgs:
+            cc = CONFIGS[cfg]
             d = os.path.join(outdir, cfg, name)
             os.makedirs(d, exist_ok=True)
             objs = []
@@ -193,6 +218,90 @@ def machine():
             "kernel": platform.release()}
 
 
+def barriers(out, inv):
+    """What each kind of full barrier costs here, in ns per store+load pair."""
+    exe = os.path.join(out, "build", "barriers")
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    subprocess.run([CLANG, "-O2", "-I" + os.path.join(HERE, "drivers"),
+                    os.path.join(HERE, "drivers", "barriers.c"), "-o", exe], check=True)
+    per = {}
+    for r in range(inv):
+        out_ = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
+        for m in re.finditer(r"^([a-z-]+) ([\d.]+)$", out_, re.M):
+            if m.group(1) != "checksum":
+                per.setdefault(m.group(1), []).append(float(m.group(2)))
+        log("bench: barriers round %d: %s" % (r + 1, ", ".join("%s %.2f" % (k, v[-1]) for k, v in per.items())))
+    info = machine()
+    rows = {k: {"ns": round(mean(v), 3), "ci95": [round(x, 3) for x in ci95(v)]} for k, v in per.items()}
+    doc = {"kinds": rows, "invocations": inv, "machine": info}
+    report = os.path.join(out, "barriers")
+    os.makedirs(report, exist_ok=True)
+    with open(os.path.join(report, "barriers.json"), "w") as f:
+        json.dump(doc, f, indent=2)
+    text = "| CPU | " + " | ".join(rows) + " |\n|---|" + "---:|" * len(rows) + "\n"
+    text += "| %s | " % info["cpu"] + " | ".join(
+        "%.2f (%.2f-%.2f)" % (v["ns"], v["ci95"][0], v["ci95"][1]) for v in rows.values()) + " |\n"
+    text += "\nns per store+load pair, %d invocations of 2e7 pairs, 95%% CI.\n" % inv
+    with open(os.path.join(report, "barriers.md"), "w") as f:
+        f.write(text)
+    print(text)
+    return 0
+
+
+# Real projects' own test suites, built with each compiler: bzip2's `make test`
+# (from the bzip2-sys crate) and the C extension bitarray's unit tests (from
+# PyPI).  Each must pass under sc-cc exactly as under clang.
+BITARRAY = "bitarray==3.0.0"
+
+
+def run_suite(cmd, cwd, env=None):
+    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
+                       env=dict(os.environ, **(env or {})), timeout=1800)
+    return r.returncode, r.stdout + r.stderr
+
+
+def suites(out, cfgs):
+    src = fetch()
+    work = os.path.join(out, "suites")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    sdist = os.path.join(CACHE, "llvm-bench", "pypi")
+    os.makedirs(sdist, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                    "--no-binary", ":all:", BITARRAY, "-d", sdist], check=True)
+    tarball = glob.glob(os.path.join(sdist, BITARRAY.replace("==", "-") + ".tar.gz"))[0]
+    failed = []
+    for cfg in cfgs:
+        cc = " ".join(CONFIGS[cfg][:-1])  # the Makefile and setuptools add -O2
+        d = os.path.join(work, cfg)
+        shutil.copytree(os.path.join(src["bzip2-sys"], "bzip2-1.0.8"), os.path.join(d, "bzip2"))
+        rc, text = run_suite(["make", "CC=" + cc, "test"], os.path.join(d, "bzip2"))
+        ok = rc == 0 and "cmp" in text and "differ" not in text
+        log("bench: suites: bzip2 make test with %-9s %s" % (cfg, "passed" if ok else "FAILED"))
+        if not ok:
+            failed.append("bzip2/" + cfg)
+            log(text[-2000:])
+        subprocess.run(["tar", "xzf", tarball, "-C", d], check=True)
+        ba = os.path.join(d, BITARRAY.replace("==", "-"))
+        rc, text = run_suite([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], ba,
+                             {"CC": cc, "LDSHARED": cc + " -shared"})
+        if rc == 0:
+            rc, text = run_suite([sys.executable, "-c", "import sys, bitarray; "
+                                  "sys.exit(not bitarray.test(verbosity=0).wasSuccessful())"], ba)
+        m = re.search(r"^Ran (\d+) tests", text, re.M)
+        ok = rc == 0 and m is not None
+        log("bench: suites: bitarray tests with %-9s %s" % (
+            cfg, ("passed, %s tests" % m.group(1)) if ok else "FAILED"))
+        if not ok:
+            failed.append("bitarray/" + cfg)
+            log(text[-2000:])
+    if failed:
+        print("bench: suites failed: %s" % ", ".join(failed))
+        return 1
+    print("bench: suites: bzip2 make test and bitarray's tests pass with %s" % ", ".join(cfgs))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     g = ap.add_mutually_exclusive_group()
@@ -200,7 +309,13 @@ def main():
     g.add_argument("--full", action="store_const", const="full", dest="mode")
     g.add_argument("--smoke", action="store_const", const="smoke", dest="mode",
                    help="build and compare outputs only, no timing")
-    ap.add_argument("--workloads", default="sqlite,zlib,lz4,zstd")
+    g.add_argument("--barriers", action="store_const", const="barriers", dest="mode",
+                   help="only what each kind of full barrier costs on this CPU")
+    g.add_argument("--suites", action="store_const", const="suites", dest="mode",
+                   help="real projects' test suites built with each configuration, no timing")
+    ap.add_argument("--workloads", default="sqlite,zlib,lz4,zstd,lua,bzip2")
+    ap.add_argument("--configs", default=DEFAULT_CONFIGS,
+                    help="stock first, then any of: " + ", ".join(list(CONFIGS)[1:]))
     ap.add_argument("--invocations", type=int)
     ap.add_argument("--iterations", type=int)
     ap.add_argument("--warmup", type=int, default=1)
@@ -209,6 +324,14 @@ def main():
                     help="builds go to OUT/build, reports to OUT/<mode>")
     a = ap.parse_args()
     mode = a.mode or "quick"
+    if mode == "barriers":
+        return barriers(a.out, a.invocations or 10)
+    if mode == "suites":
+        cfgs = [c.strip() for c in a.configs.split(",") if c.strip()]
+        unknown = [c for c in cfgs if c not in CONFIGS]
+        if unknown:
+            sys.exit("bench: unknown configuration '%s' (known: %s)" % (unknown[0], ", ".join(CONFIGS)))
+        return suites(a.out, cfgs)
     inv = a.invocations or {"smoke": 1, "quick": 3, "full": 10}[mode]
     its = a.iterations or {"smoke": 1, "quick": 3, "full": 5}[mode]
     if mode != "smoke" and its <= a.warmup:
@@ -220,14 +343,19 @@ def main():
     for n in names:
         if n not in wl:
             sys.exit("bench: unknown workload '%s' (known: %s)" % (n, ", ".join(wl)))
+    cfgs = [c.strip() for c in a.configs.split(",") if c.strip()]
+    for c in cfgs:
+        if c not in CONFIGS:
+            sys.exit("bench: unknown configuration '%s' (known: %s)" % (c, ", ".join(CONFIGS)))
+    if not cfgs or cfgs[0] != "stock" or len(set(cfgs)) != len(cfgs):
+        sys.exit("bench: --configs must start with stock and name each configuration once")
     # Smoke runs use small inputs; timing runs the drivers' defaults.
     small = {"sqlite": ["5000"], "zlib": ["1000000"], "lz4": ["4000000"],
-             "zstd": ["2000000"]}
-    build(names, wl, os.path.join(a.out, "build"), a.jobs)
+             "zstd": ["2000000"], "lua": [], "bzip2": ["500000"]}
+    build(names, cfgs, wl, os.path.join(a.out, "build"), a.jobs)
 
-    per = {n: {c: [] for c in CONFIGS} for n in names}
+    per = {n: {c: [] for c in cfgs} for n in names}
     sums = {n: {} for n in names}
-    cfgs = list(CONFIGS)
     for r in range(inv):
         for n in names:
             # Rotate the order so no configuration always runs first.
@@ -263,7 +391,9 @@ def main():
                         "stock_ms": round(mean(per[n]["stock"]), 2),
                         "sc_ms": round(mean(per[n][c]), 2)})
         geo = math.exp(mean([math.log(w["ratio"]) for w in wls]))
-        doc = {"store_style": c[3:], "geomean": round(geo, 4),
+        mt = [w for w in wls if w["name"] in MULTITHREADED]
+        doc = {"config": c, "options": CONFIGS[c][1:], "geomean": round(geo, 4),
+               "geomean_multithreaded": round(math.exp(mean([math.log(w["ratio"]) for w in mt])), 4) if mt else None,
                "max": max(w["ratio"] for w in wls), "workloads": wls,
                "machine": info}
         with open(os.path.join(report, "%s.json" % c), "w") as f:
@@ -280,6 +410,12 @@ def main():
         md.append("| %s | %s |" % (n, " | ".join(cells)))
     md.append("| **geomean** | | " + " | ".join(" | **%.2f**" % d["geomean"] for _, d in rows) + " |")
     md.append("| **max** | | " + " | ".join(" | %.2f" % d["max"] for _, d in rows) + " |")
+    if any(d["geomean_multithreaded"] for _, d in rows):
+        md.append("| geomean, multithreaded (%s) | | " % ", ".join(sorted(MULTITHREADED & set(names))) +
+                  " | ".join(" | %.2f" % d["geomean_multithreaded"] for _, d in rows) + " |")
+    md.append("")
+    md.append("Configurations: " + "; ".join("`%s` = `%s`" % (c, " ".join(
+        ["sc-cc" if x == SCCC else x for x in CONFIGS[c]])) for c in cfgs) + ".")
     md.append("")
     md.append("%s, %d cores, %s; %d invocations x %d iterations (first %d discarded) per configuration." % (
         info["cpu"], info["cores"], info["clang"], inv, its, a.warmup))

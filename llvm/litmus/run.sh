@@ -32,6 +32,10 @@ tests=(
   "publish:publish.c::100000:1000000:0"
   "sb_atomic_seqcst:sb_atomics.c::200000:2000000:0"
   "sb_atomic_relaxed:sb_atomics.c:-DRELAXED:200000:2000000:0"
+  "sb_memcpy_chk:sb_via.c:-DVIA_COPY -D_FORTIFY_SOURCE=2:200000:2000000:0"
+  "sb_store_chain:sb_via.c:-DVIA_CHAIN:200000:2000000:0"
+  "sb_snprintf_chk:sb_via.c:-DVIA_FORMAT -D_FORTIFY_SOURCE=2:100000:1000000:0"
+  "mp_copy:mp_copy.c::100000:1000000:0"
 )
 # config name : compiler command.  Every run is bounded by an alarm: 30 s,
 # or 5 s for a stock build of a test whose wait loops clang may hoist.  The

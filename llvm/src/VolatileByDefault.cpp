@@ -6,15 +6,19 @@
 //                and store that may touch shared memory becomes a seq_cst
 //                atomic, so every later pass has to respect SC.  Accesses
 //                whose type LLVM cannot make atomic become volatile and are
-//                fenced at once.  memcpy/memmove/memset become fenced loops of
-//                unordered atomics.
+//                fenced at once.  memcpy/memmove/memset, and calls of the C
+//                library routines that read or write the caller's memory
+//                (fortified __*_chk variants included), stay whole between
+//                two seq_cst fences.
 //
 //   vbd-expand   runs last, just before code generation.  seq_cst accesses
 //                that the target cannot lower as single atomic instructions
 //                (too wide, under-aligned) are turned back into fenced
 //                volatile accesses, and with the mfence store style every
 //                SC access is lowered to the fenced volatile form (MOV+MFENCE
-//                instead of XCHG for stores on x86).
+//                instead of XCHG for stores on x86).  On x86 it then drops
+//                the barriers TSO does not need and, with XCHG stores, makes
+//                each remaining fence a locked operation on the stack.
 //
 // Atomics written by the programmer are never changed.  vbd-add-sc tags them
 // !vbd.user, and vbd-expand only touches seq_cst accesses without that tag.
@@ -35,7 +39,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/MemoryBuiltins.h"
 #include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -51,6 +57,9 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/BuildLibCalls.h"
 
 #include <cstdlib>
 #include <functional>
@@ -85,7 +94,7 @@ std::optional<StoreStyle> parseStoreStyle(StringRef S) {
 
 // clang loads pass plugins after it has parsed -mllvm options, so a cl::opt
 // declared here could not be set from the clang command line; the wrapper
-// exports SC_STORE instead.
+// exports SC_STORE and SC_OPTIMISE instead.
 StoreStyle storeStyleFromEnv() {
   const char *E = std::getenv("SC_STORE");
   if (!E || !*E)
@@ -96,6 +105,63 @@ StoreStyle storeStyleFromEnv() {
       "' (expected 'xchg' or 'mfence')");
 }
 
+// The optimisations each can be left out, so that what each one buys can be
+// measured and a suspected miscompilation narrowed down.  None of them
+// changes what is ordered, only how.
+struct Optimisations {
+  // memcpy/memmove/memset stay whole between two fences (else: a fenced loop
+  // of unordered atomic elements, the paper's form).
+  bool WholeCopies = true;
+  // x86: drop a fence, or make an XCHG store a plain MOV, where another full
+  // barrier follows before any load, or no store precedes since the last one.
+  bool TsoBarriers = true;
+  // x86 with XCHG stores: a fence is a locked OR of zero into the stack
+  // instead of MFENCE.
+  bool LockedFences = true;
+  // A local whose address escaped only into a function since inlined gets
+  // plain accesses again, and SROA another go at it.
+  bool PrivateAfterInlining = true;
+
+  static constexpr const char *Names =
+      "'all', 'none', or a comma-separated list of 'whole-copies', "
+      "'tso-barriers', 'locked-fences', 'private-after-inlining'";
+
+  static std::optional<Optimisations> parse(StringRef S) {
+    Optimisations O;
+    if (S == "all")
+      return O;
+    O.WholeCopies = O.TsoBarriers = O.LockedFences = O.PrivateAfterInlining =
+        false;
+    if (S == "none")
+      return O;
+    SmallVector<StringRef, 4> Parts;
+    S.split(Parts, ',');
+    for (StringRef P : Parts) {
+      if (P == "whole-copies")
+        O.WholeCopies = true;
+      else if (P == "tso-barriers")
+        O.TsoBarriers = true;
+      else if (P == "locked-fences")
+        O.LockedFences = true;
+      else if (P == "private-after-inlining")
+        O.PrivateAfterInlining = true;
+      else
+        return std::nullopt;
+    }
+    return O;
+  }
+
+  static Optimisations fromEnv() {
+    const char *E = std::getenv("SC_OPTIMISE");
+    if (!E || !*E)
+      return Optimisations();
+    if (auto O = parse(E))
+      return *O;
+    die(Twine("unknown SC_OPTIMISE value '") + E + "' (expected " + Names +
+        ")");
+  }
+};
+
 void tag(Instruction *I) {
   I->setMetadata(SCTag, MDNode::get(I->getContext(), {}));
 }
@@ -104,7 +170,7 @@ bool isUserAtomic(const Instruction *I) { return I->getMetadata(UserTag); }
 
 void tagUserAtomics(Function &F) {
   for (Instruction &I : instructions(F)) {
-    bool Atomic = false;
+    bool Atomic = isa<FenceInst>(I);
     if (auto *LI = dyn_cast<LoadInst>(&I))
       Atomic = LI->isAtomic();
     else if (auto *SI = dyn_cast<StoreInst>(&I))
@@ -152,6 +218,21 @@ void fenceStore(StoreInst *SI) {
   IRBuilder<> B(SI);
   tag(B.CreateFence(AtomicOrdering::Release));
   B.SetInsertPoint(SI->getNextNode());
+  tag(B.CreateFence(AtomicOrdering::SequentiallyConsistent));
+}
+
+// The paper's semantics for a copy, kept whole: a seq_cst fence on either
+// side orders the operation against the rest of the thread, and nothing
+// orders its bytes among themselves.  The backend lowers a small constant
+// copy to a few wide moves and a large one to the C library's own routine,
+// which the byte loops of the paper's form cannot match.
+void fenceAround(CallBase *CB) {
+  IRBuilder<> B(CB);
+  tag(B.CreateFence(AtomicOrdering::SequentiallyConsistent));
+  if (auto *II = dyn_cast<InvokeInst>(CB))
+    B.SetInsertPoint(II->getNormalDest()->getFirstInsertionPt());
+  else
+    B.SetInsertPoint(CB->getNextNode());
   tag(B.CreateFence(AtomicOrdering::SequentiallyConsistent));
 }
 
@@ -429,6 +510,16 @@ void expandMemOp(const MemOp &Op, const DataLayout &DL) {
   I->eraseFromParent();
 }
 
+// A routine of the C library, which sc-cc does not compile: glibc's fortified
+// __*_chk family by name, and whatever LLVM knows as the library's by name
+// and prototype (so a call made with -fno-builtin is still recognised).
+bool isCLibrary(const Function &Callee, const TargetLibraryInfoImpl &Known) {
+  StringRef N = Callee.getName();
+  LibFunc LF;
+  return (N.starts_with("__") && N.ends_with("_chk")) ||
+         Known.getLibFunc(Callee, LF);
+}
+
 //===----------------------------------------------------------------------===//
 // vbd-add-sc
 //===----------------------------------------------------------------------===//
@@ -436,6 +527,9 @@ void expandMemOp(const MemOp &Op, const DataLayout &DL) {
 class AddSC {
   const DataLayout &DL;
   AAResults &AA;
+  const TargetLibraryInfo &TLI;
+  const TargetLibraryInfoImpl &KnownFunctions;
+  Optimisations Opts;
   DenseMap<const Value *, bool> LocalCache;
 
   // Stack memory (or a byval copy) whose address never escapes can only be
@@ -479,6 +573,37 @@ class AddSC {
         getUnderlyingObject(SI->getPointerOperand(), 0));
   }
 
+  bool isUnshared(const Value *Ptr) {
+    const Value *Obj = getUnderlyingObject(Ptr, 0);
+    if (isPrivateMemory(Obj))
+      return true;
+    if (auto *GV = dyn_cast<GlobalVariable>(Obj))
+      if (GV->isConstant())
+        return true;
+    return false;
+  }
+
+  // A call into the C library that reads or writes memory the caller can
+  // name: the fortified routines (__memcpy_chk, __strcpy_chk, __read_chk and
+  // the rest of glibc's __*_chk family), the string and wide-string
+  // routines, formatted output into a buffer, input into one.  sc-cc does not
+  // compile the library, so such a call is ordered as a whole, like a copy.
+  // The allocator's calls order their own memory.  Functions LLVM does not
+  // know as the C library's are compiled code like any other, or a hole
+  // (llvm/README.md).
+  bool isLibraryAccess(CallBase &CB) {
+    Function *Callee = CB.getCalledFunction();
+    if (!Callee || !Callee->isDeclaration() || Callee->isIntrinsic() ||
+        !isCLibrary(*Callee, KnownFunctions))
+      return false;
+    if (CB.doesNotAccessMemory() || getFreedOperand(&CB, &TLI))
+      return false;
+    for (Value *Arg : CB.args())
+      if (Arg->getType()->isPointerTy() && !isUnshared(Arg))
+        return true;
+    return false;
+  }
+
   bool memOpNeedsSC(const MemOp &Op) {
     if (!isPrivateMemory(getUnderlyingObject(Op.Dst, 0)))
       return true;
@@ -494,7 +619,9 @@ class AddSC {
   }
 
 public:
-  AddSC(const DataLayout &DL, AAResults &AA) : DL(DL), AA(AA) {}
+  AddSC(const DataLayout &DL, AAResults &AA, const TargetLibraryInfo &TLI,
+        const TargetLibraryInfoImpl &KnownFunctions, Optimisations Opts)
+      : DL(DL), AA(AA), TLI(TLI), KnownFunctions(KnownFunctions), Opts(Opts) {}
 
   bool run(Function &F) {
     SmallVector<Instruction *, 4> Markers;
@@ -507,6 +634,7 @@ public:
 
     SmallVector<Instruction *, 64> Accesses;
     SmallVector<MemOp, 8> MemOps;
+    SmallVector<CallBase *, 8> Whole;
     for (Instruction &I : instructions(F)) {
       if (Relaxed.count(&I))
         continue;
@@ -514,8 +642,15 @@ public:
         if (needsSC(&I))
           Accesses.push_back(&I);
       } else if (auto Op = asMemOp(I)) {
-        if (memOpNeedsSC(*Op))
+        if (!memOpNeedsSC(*Op))
+          continue;
+        if (Opts.WholeCopies)
+          Whole.push_back(cast<CallBase>(&I));
+        else
           MemOps.push_back(*Op);
+      } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+        if (isLibraryAccess(*CB))
+          Whole.push_back(CB);
       }
     }
 
@@ -539,7 +674,9 @@ public:
     }
     for (const MemOp &Op : MemOps)
       expandMemOp(Op, DL);
-    return Changed || !Accesses.empty() || !MemOps.empty();
+    for (CallBase *CB : Whole)
+      fenceAround(CB);
+    return Changed || !Accesses.empty() || !MemOps.empty() || !Whole.empty();
   }
 };
 
@@ -556,12 +693,22 @@ struct AddSCPass : PassInfoMixin<AddSCPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     markAnnotatedRelaxed(M);
     auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    Optimisations Opts = Optimisations::fromEnv();
+    // By name and prototype only: a call the program made with -fno-builtin
+    // still reaches the C library's routine.
+    TargetLibraryInfoImpl KnownFunctions{Triple(M.getTargetTriple())};
+    // What InferFunctionAttrs would add later (nocapture, readonly), so that
+    // a private buffer handed to strcpy or snprintf stays private.
+    for (Function &F : M)
+      if (F.isDeclaration())
+        inferNonMandatoryLibFuncAttrs(F, FAM.getResult<TargetLibraryAnalysis>(F));
     bool Changed = false;
     for (Function &F : M) {
       if (F.isDeclaration())
         continue;
       tagUserAtomics(F);
-      AddSC Pass(M.getDataLayout(), FAM.getResult<AAManager>(F));
+      AddSC Pass(M.getDataLayout(), FAM.getResult<AAManager>(F),
+                 FAM.getResult<TargetLibraryAnalysis>(F), KnownFunctions, Opts);
       if (Pass.run(F)) {
         Changed = true;
         FAM.invalidate(F, PreservedAnalyses::none());
@@ -574,8 +721,286 @@ struct AddSCPass : PassInfoMixin<AddSCPass> {
 };
 
 //===----------------------------------------------------------------------===//
+// vbd-private: locals found private once inlining has run
+//===----------------------------------------------------------------------===//
+
+// vbd-add-sc runs before inlining, so a local whose address is handed to a
+// small function (a getter, an out-parameter, a struct passed by pointer)
+// counts as escaped and its accesses are SC.  Once the callee is inlined the
+// address may no longer escape at all; then no other thread can ever name
+// the local, and its accesses need no order.  Only the atomicity vbd added is
+// removed: a programmer's atomic, and `volatile`, stay.  SROA runs after it,
+// since atomic accesses had kept it from putting such locals in registers.
+struct PrivateAfterInliningPass : PassInfoMixin<PrivateAfterInliningPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    DenseMap<const Value *, bool> Private;
+    auto IsPrivate = [&](Value *Ptr) {
+      const Value *Obj = getUnderlyingObject(Ptr, 0);
+      if (!isa<AllocaInst>(Obj))
+        return false;
+      auto [It, New] = Private.try_emplace(Obj, false);
+      if (New)
+        It->second = !PointerMayBeCaptured(Obj, /*ReturnCaptures=*/true,
+                                           /*StoreCaptures=*/true);
+      return It->second;
+    };
+    bool Changed = false;
+    for (Instruction &I : instructions(F)) {
+      if (isUserAtomic(&I))
+        continue;
+      if (auto *LI = dyn_cast<LoadInst>(&I)) {
+        if (LI->getOrdering() == AtomicOrdering::SequentiallyConsistent &&
+            IsPrivate(LI->getPointerOperand())) {
+          LI->setAtomic(AtomicOrdering::NotAtomic);
+          Changed = true;
+        }
+      } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (SI->getOrdering() == AtomicOrdering::SequentiallyConsistent &&
+            IsPrivate(SI->getPointerOperand())) {
+          SI->setAtomic(AtomicOrdering::NotAtomic);
+          Changed = true;
+        }
+      }
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+//===----------------------------------------------------------------------===//
 // vbd-expand
 //===----------------------------------------------------------------------===//
+
+// x86 keeps every order but one: a store followed by a load of another
+// location (TSO).  A full barrier (MFENCE, a locked instruction, XCHG) is
+// needed only between a store and a later load.  Code sc-cc compiles keeps
+// this invariant: every store it leaves plain is followed, on every path,
+// by a full barrier before any load and before any call or return.  So a
+// function starts, and a call of a function sc-cc compiled returns, with no
+// store pending (a call into the C library is followed by its own fence;
+// relaxed code and other code not compiled by sc-cc are the exceptions,
+// llvm/README.md), and:
+//   * a fence that no path reaches with a store pending (since the last full
+//     barrier or the function's entry) is dropped: a forward data flow over
+//     the blocks, computed once, since dropping such a fence changes no
+//     block's state;
+//   * then, in program order on the code as the earlier steps left it, a
+//     fence after which every path meets another full barrier before any
+//     load is dropped, and an SC store (XCHG) with the same property becomes
+//     a plain MOV (a release store).  A barrier that a later step removes was
+//     itself removed only for a barrier further on, with no load between, so
+//     every store and later load stay separated.
+// The forward walks follow a block's single successor; a branch, a call that
+// may read memory, a return or too long a walk ends them with the barrier
+// kept.  Memory no other thread can name (a local whose address does not
+// escape, a constant) counts as no access.  A dropped fence leaves a
+// compiler-only fence (syncscope("singlethread")) in its place, so that code
+// generation still keeps the accesses on either side in order.  Nothing of
+// this holds for weaker hardware (AArch64, POWER), which keeps every barrier.
+class TsoBarriers {
+  DenseMap<const Value *, bool> Private;
+  static constexpr unsigned MaxSteps = 256;
+  const DataLayout &DL;
+  const TargetLibraryInfoImpl &KnownFunctions;
+
+  bool unshared(const Value *Ptr) {
+    const Value *Obj = getUnderlyingObject(Ptr, 0);
+    if (auto *GV = dyn_cast<GlobalVariable>(Obj))
+      return GV->isConstant();
+    if (!isa<AllocaInst>(Obj))
+      return false;
+    auto [It, New] = Private.try_emplace(Obj, false);
+    if (New)
+      It->second = !PointerMayBeCaptured(Obj, /*ReturnCaptures=*/true,
+                                         /*StoreCaptures=*/true);
+    return It->second;
+  }
+
+  bool isFullBarrier(const Instruction &I) const {
+    if (auto *F = dyn_cast<FenceInst>(&I))
+      return F->getOrdering() == AtomicOrdering::SequentiallyConsistent &&
+             F->getSyncScopeID() == SyncScope::System;
+    if (isa<AtomicCmpXchgInst>(I))
+      return true;
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      // An RMW that changes nothing may be lowered to a plain load unless
+      // it is seq_cst.
+      if (RMW->getOrdering() == AtomicOrdering::SequentiallyConsistent)
+        return true;
+      auto *C = dyn_cast<ConstantInt>(RMW->getValOperand());
+      return RMW->getOperation() == AtomicRMWInst::Xchg || !C ||
+             !(C->isZero() || C->isMinusOne());
+    }
+    if (auto *SI = dyn_cast<StoreInst>(&I))
+      return SI->getOrdering() == AtomicOrdering::SequentiallyConsistent &&
+             lowersNatively(SI->getValueOperand()->getType(), SI->getAlign(),
+                            DL);
+    return false;
+  }
+
+  bool reads(Instruction &I) {
+    if (auto *LI = dyn_cast<LoadInst>(&I))
+      return !unshared(LI->getPointerOperand());
+    if (isa<StoreInst>(I) || isa<FenceInst>(I) || isAssumeLikeIntrinsic(&I))
+      return false;
+    if (auto *MT = dyn_cast<MemTransferInst>(&I))
+      return !unshared(MT->getRawSource());
+    if (isa<MemSetInst>(I))
+      return false;
+    return I.mayReadFromMemory();
+  }
+
+  bool writes(Instruction &I) {
+    if (auto *SI = dyn_cast<StoreInst>(&I))
+      return !unshared(SI->getPointerOperand());
+    if (isa<LoadInst>(I) || isa<FenceInst>(I) || isAssumeLikeIntrinsic(&I))
+      return false;
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+      return !unshared(MI->getRawDest());
+    return I.mayWriteToMemory();
+  }
+
+  // A direct call of a function sc-cc compiles: not the C library, not
+  // relaxed, not assembly, not through a pointer (which may reach anything).
+  bool callsCompiledCode(const Instruction &I) const {
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB || isa<IntrinsicInst>(CB) || CB->isInlineAsm())
+      return false;
+    const Function *Callee = CB->getCalledFunction();
+    return Callee && !Callee->hasFnAttribute(RelaxedAttr) &&
+           !(Callee->isDeclaration() && isCLibrary(*Callee, KnownFunctions));
+  }
+
+  // Is a store pending after I, given whether one was before it?
+  bool pendingAfter(Instruction &I, bool Pending) {
+    if (isFullBarrier(I) || callsCompiledCode(I))
+      return false;
+    return Pending || writes(I);
+  }
+
+  // Fences that no path reaches with a store pending.
+  SmallVector<FenceInst *, 16> unneededFences(Function &F) {
+    DenseMap<BasicBlock *, bool> PendingOut;
+    auto PendingIn = [&](BasicBlock &BB) {
+      if (&BB == &F.getEntryBlock())
+        return false;
+      for (BasicBlock *P : predecessors(&BB))
+        if (PendingOut.lookup(P))
+          return true;
+      return false;
+    };
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (BasicBlock &BB : F) {
+        bool Pending = PendingIn(BB);
+        for (Instruction &I : BB)
+          Pending = pendingAfter(I, Pending);
+        if (Pending && !PendingOut.lookup(&BB)) {
+          PendingOut[&BB] = true;
+          Changed = true;
+        }
+      }
+    }
+    SmallVector<FenceInst *, 16> Unneeded;
+    for (BasicBlock &BB : F) {
+      bool Pending = PendingIn(BB);
+      for (Instruction &I : BB) {
+        auto *FI = dyn_cast<FenceInst>(&I);
+        if (FI && !Pending && !isUserAtomic(FI) && isFullBarrier(*FI))
+          Unneeded.push_back(FI);
+        Pending = pendingAfter(I, Pending);
+      }
+    }
+    return Unneeded;
+  }
+
+  // Does every path from I (exclusive) meet a full barrier before a load,
+  // a call that may load, or the function's end?
+  bool loadFreeUntilBarrier(Instruction *I) {
+    SmallPtrSet<BasicBlock *, 8> Seen{I->getParent()};
+    Instruction *Cur = I;
+    for (unsigned N = 0; N < MaxSteps; ++N) {
+      if (Instruction *Next = Cur->getNextNode()) {
+        Cur = Next;
+      } else {
+        BasicBlock *S = Cur->getParent()->getUniqueSuccessor();
+        if (!S || !Seen.insert(S).second)
+          return false;
+        Cur = &S->front();
+      }
+      if (isFullBarrier(*Cur))
+        return true;
+      if (reads(*Cur) || isa<ReturnInst>(Cur) || isa<UnreachableInst>(Cur) ||
+          isa<InvokeInst>(Cur))
+        return false;
+    }
+    return false;
+  }
+
+  static void keepForCompilerOnly(FenceInst *FI) {
+    IRBuilder<> B(FI);
+    tag(B.CreateFence(AtomicOrdering::SequentiallyConsistent,
+                      SyncScope::SingleThread));
+    FI->eraseFromParent();
+  }
+
+public:
+  TsoBarriers(const DataLayout &DL, const TargetLibraryInfoImpl &KnownFunctions)
+      : DL(DL), KnownFunctions(KnownFunctions) {}
+
+  // Returns the number of barriers removed.
+  unsigned run(Function &F) {
+    unsigned Removed = 0;
+    for (FenceInst *FI : unneededFences(F)) {
+      keepForCompilerOnly(FI);
+      ++Removed;
+    }
+    SmallVector<Instruction *, 32> Candidates;
+    for (Instruction &I : instructions(F))
+      if (!isUserAtomic(&I) && isFullBarrier(I) &&
+          (isa<FenceInst>(I) || isa<StoreInst>(I)))
+        Candidates.push_back(&I);
+    for (Instruction *I : Candidates) {
+      if (!loadFreeUntilBarrier(I))
+        continue;
+      if (auto *SI = dyn_cast<StoreInst>(I))
+        SI->setOrdering(AtomicOrdering::Release);
+      else
+        keepForCompilerOnly(cast<FenceInst>(I));
+      ++Removed;
+    }
+    return Removed;
+  }
+};
+
+// A full barrier that costs what an XCHG does: x86 lowers an unused seq_cst
+// `atomicrmw or 0` to `lock orl $0, -64(%rsp)`, a locked operation on a
+// stack line no other core holds, where `fence seq_cst` becomes MFENCE, which
+// also waits for the loads in flight and costs several times as much on
+// current cores.  The slot the RMW names is never touched: the backend picks
+// its own.  Flags are clobbered by the locked OR, which the backend knows,
+// unlike an inline `asm("lock orl ...")` without a "cc" clobber.
+bool lockFences(Function &F) {
+  AllocaInst *Slot = nullptr;
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    auto *FI = dyn_cast<FenceInst>(&I);
+    if (!FI || isUserAtomic(FI) ||
+        FI->getOrdering() != AtomicOrdering::SequentiallyConsistent ||
+        FI->getSyncScopeID() != SyncScope::System)
+      continue;
+    IRBuilder<> B(FI);
+    if (!Slot) {
+      IRBuilder<> E(&*F.getEntryBlock().getFirstInsertionPt());
+      Slot = E.CreateAlloca(E.getInt32Ty(), nullptr, "vbd.fence.slot");
+    }
+    AtomicRMWInst *RMW =
+        B.CreateAtomicRMW(AtomicRMWInst::Or, Slot, B.getInt32(0), Align(4),
+                          AtomicOrdering::SequentiallyConsistent);
+    tag(RMW);
+    FI->eraseFromParent();
+  }
+  return Slot;
+}
 
 struct ExpandPass : PassInfoMixin<ExpandPass> {
   std::optional<StoreStyle> Style;
@@ -583,6 +1008,7 @@ struct ExpandPass : PassInfoMixin<ExpandPass> {
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     StoreStyle S = Style ? *Style : storeStyleFromEnv();
+    Optimisations Opts = Optimisations::fromEnv();
     const DataLayout &DL = M.getDataLayout();
     SmallVector<Instruction *, 64> Work;
     for (Function &F : M)
@@ -611,6 +1037,18 @@ struct ExpandPass : PassInfoMixin<ExpandPass> {
         }
       }
     }
+    Triple T(M.getTargetTriple());
+    if (T.isX86()) {
+      TargetLibraryInfoImpl KnownFunctions(T);
+      for (Function &F : M) {
+        if (F.isDeclaration())
+          continue;
+        if (Opts.TsoBarriers && TsoBarriers(DL, KnownFunctions).run(F))
+          Changed = true;
+        if (Opts.LockedFences && S == StoreStyle::Xchg && lockFences(F))
+          Changed = true;
+      }
+    }
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
@@ -629,6 +1067,23 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(ExpandPass());
+                });
+            // Late in the simplification of each function, after the
+            // inliner has run on it (not at -O0, which has no such point).
+            PB.registerScalarOptimizerLateEPCallback(
+                [](FunctionPassManager &FPM, OptimizationLevel) {
+                  if (!Optimisations::fromEnv().PrivateAfterInlining)
+                    return;
+                  FPM.addPass(PrivateAfterInliningPass());
+                  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+                });
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, FunctionPassManager &FPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "vbd-private")
+                    return false;
+                  FPM.addPass(PrivateAfterInliningPass());
+                  return true;
                 });
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,

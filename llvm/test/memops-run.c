@@ -1,9 +1,15 @@
-// The expanded memcpy/memmove/memset loops compute what libc does, for every
-// alignment, length and overlap direction.
+// memcpy/memmove/memset under sc-cc compute what libc does, for every
+// alignment, length and overlap direction: kept whole between fences (the
+// default, fortified too) and as the paper's fenced loops (--sc-optimise=none).
 // RUN: sc-cc -O0 %s -o %t.O0 && %t.O0
 // RUN: sc-cc -O2 %s -o %t.O2 && %t.O2
+// RUN: sc-cc -O2 -D_FORTIFY_SOURCE=2 %s -o %t.fort && %t.fort
 // RUN: sc-cc -O2 -fno-builtin %s -o %t.nb && %t.nb
 // RUN: sc-cc -O2 --sc-store=mfence %s -o %t.mf && %t.mf
+// RUN: sc-cc --sc-optimise=none -O0 %s -o %t.loop0 && %t.loop0
+// RUN: sc-cc --sc-optimise=none -O2 %s -o %t.loop2 && %t.loop2
+// RUN: sc-cc --sc-optimise=none -O2 -fno-builtin %s -o %t.loopnb && %t.loopnb
+// RUN: sc-cc --sc-optimise=none -O2 --sc-store=mfence %s -o %t.loopmf && %t.loopmf
 #include <stdio.h>
 #include <string.h>
 

@@ -1,11 +1,14 @@
+; Without whole copies (SC_OPTIMISE without 'whole-copies'), the paper's form:
 ; memcpy/memmove/memset, as intrinsics or libc calls, become loops of
 ; unordered atomics between two seq_cst fences: no order among the bytes, but
 ; ordered as a whole against the rest of the thread.  The element accesses are
 ; also volatile so that loop idiom recognition cannot fold the loop into an
 ; llvm.memcpy.element.unordered.atomic call, whose runtime function
 ; (__llvm_memcpy_element_unordered_atomic_N) no C library provides.
-; RUN: %opt -passes=vbd-add-sc -S %s | FileCheck %s
-; RUN: %opt -passes=vbd-add-sc,verify -disable-output %s
+; The default keeps them whole: whole-copies.ll.
+; RUN: env SC_OPTIMISE=none %opt -passes=vbd-add-sc -S %s | FileCheck %s
+; RUN: env SC_OPTIMISE=tso-barriers,locked-fences %opt -passes=vbd-add-sc -S %s | FileCheck %s
+; RUN: env SC_OPTIMISE=none %opt -passes=vbd-add-sc,verify -disable-output %s
 
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
