@@ -229,6 +229,10 @@ void fenceStore(StoreInst *SI) {
 void fenceAround(CallBase *CB) {
   IRBuilder<> B(CB);
   tag(B.CreateFence(AtomicOrdering::SequentiallyConsistent));
+  // Nothing may come between a musttail call and its return, so such a
+  // call's stores are not fenced after it (a hole, llvm/README.md).
+  if (auto *CI = dyn_cast<CallInst>(CB); CI && CI->isMustTailCall())
+    return;
   if (auto *II = dyn_cast<InvokeInst>(CB))
     B.SetInsertPoint(II->getNormalDest()->getFirstInsertionPt());
   else

@@ -110,3 +110,14 @@ define void @relaxed(ptr %s) "vbd-relaxed" {
   call ptr @strcpy(ptr @buf, ptr %s)
   ret void
 }
+
+; A musttail call can have nothing between it and the return, so it gets
+; the fence before it only (a hole, llvm/README.md).
+; CHECK-LABEL: define ptr @tail(
+; CHECK-NEXT: fence seq_cst, !vbd.sc
+; CHECK-NEXT: %r = musttail call ptr @strcpy(ptr %d, ptr %s)
+; CHECK-NEXT: ret ptr %r
+define ptr @tail(ptr %d, ptr %s) {
+  %r = musttail call ptr @strcpy(ptr %d, ptr %s)
+  ret ptr %r
+}
