@@ -30,11 +30,11 @@ tests=(
   "peterson:peterson.c::200000:1000000:1"
   "spin:spin.c::20:200:1"
   "publish:publish.c::100000:1000000:0"
-  "sb_atomic_seqcst:sb_atomics.c::200000:2000000:0"
-  "sb_atomic_relaxed:sb_atomics.c:-DRELAXED:200000:2000000:0"
-  "sb_memcpy_chk:sb_via.c:-DVIA_COPY -D_FORTIFY_SOURCE=2:200000:2000000:0"
-  "sb_store_chain:sb_via.c:-DVIA_CHAIN:200000:2000000:0"
-  "sb_snprintf_chk:sb_via.c:-DVIA_FORMAT -D_FORTIFY_SOURCE=2:100000:1000000:0"
+  "sb_atomic_seqcst:sb.c:-DVIA_ATOMIC:200000:2000000:0"
+  "sb_atomic_relaxed:sb.c:-DVIA_ATOMIC -DRELAXED:200000:2000000:0"
+  "sb_memcpy_chk:sb.c:-DVIA_COPY -D_FORTIFY_SOURCE=2:200000:2000000:0"
+  "sb_store_chain:sb.c:-DVIA_CHAIN:200000:2000000:0"
+  "sb_snprintf_chk:sb.c:-DVIA_FORMAT -D_FORTIFY_SOURCE=2:100000:1000000:0"
   "mp_copy:mp_copy.c::100000:1000000:0"
 )
 # config name : compiler command.  Every run is bounded by an alarm: 30 s,

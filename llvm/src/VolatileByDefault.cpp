@@ -200,6 +200,40 @@ bool lowersNatively(Type *Ty, Align A, const DataLayout &DL) {
   return Bytes <= DL.getPointerSize() && A.value() >= Bytes;
 }
 
+// Stack memory (or a byval copy) whose address never escapes can only be
+// reached by this thread, so no other thread can observe the order of its
+// accesses.  One per function and pass: the answer is kept per object.
+class PrivateMemory {
+  DenseMap<const Value *, bool> Known;
+
+public:
+  bool isPrivateObject(const Value *Obj) {
+    if (auto *Arg = dyn_cast<Argument>(Obj)) {
+      if (!Arg->hasByValAttr())
+        return false;
+    } else if (!isa<AllocaInst>(Obj)) {
+      return false;
+    }
+    auto [It, New] = Known.try_emplace(Obj, false);
+    if (New)
+      It->second = !PointerMayBeCaptured(Obj, /*ReturnCaptures=*/true,
+                                         /*StoreCaptures=*/true);
+    return It->second;
+  }
+
+  bool isPrivate(const Value *Ptr) {
+    return isPrivateObject(getUnderlyingObject(Ptr, 0));
+  }
+
+  // Private, or memory nobody writes.
+  bool isUnshared(const Value *Ptr) {
+    const Value *Obj = getUnderlyingObject(Ptr, 0);
+    if (auto *GV = dyn_cast<GlobalVariable>(Obj))
+      return GV->isConstant();
+    return isPrivateObject(Obj);
+  }
+};
+
 // The paper's fencing for accesses that cannot be SC atomics: an acquire
 // fence after a load, a release fence before a store and a seq_cst fence
 // after it.  On x86 only the last one emits an instruction (MFENCE).
@@ -534,24 +568,7 @@ class AddSC {
   const TargetLibraryInfo &TLI;
   const TargetLibraryInfoImpl &KnownFunctions;
   Optimisations Opts;
-  DenseMap<const Value *, bool> LocalCache;
-
-  // Stack memory (or a byval copy) whose address never escapes can only be
-  // reached by this thread, so no other thread can observe the order of its
-  // accesses.
-  bool isPrivateMemory(const Value *Obj) {
-    if (auto *Arg = dyn_cast<Argument>(Obj)) {
-      if (!Arg->hasByValAttr())
-        return false;
-    } else if (!isa<AllocaInst>(Obj)) {
-      return false;
-    }
-    auto [It, New] = LocalCache.try_emplace(Obj, false);
-    if (New)
-      It->second = !PointerMayBeCaptured(Obj, /*ReturnCaptures=*/true,
-                                         /*StoreCaptures=*/true);
-    return It->second;
-  }
+  PrivateMemory Private;
 
   // Memory that nobody writes cannot race, so reading it is already SC.
   bool isConstantMemory(LoadInst *LI, const Value *Obj) {
@@ -568,23 +585,12 @@ class AddSC {
       if (LI->isAtomic())
         return false;
       const Value *Obj = getUnderlyingObject(LI->getPointerOperand(), 0);
-      return !isPrivateMemory(Obj) && !isConstantMemory(LI, Obj);
+      return !Private.isPrivateObject(Obj) && !isConstantMemory(LI, Obj);
     }
     auto *SI = cast<StoreInst>(I);
     if (SI->isAtomic())
       return false;
-    return !isPrivateMemory(
-        getUnderlyingObject(SI->getPointerOperand(), 0));
-  }
-
-  bool isUnshared(const Value *Ptr) {
-    const Value *Obj = getUnderlyingObject(Ptr, 0);
-    if (isPrivateMemory(Obj))
-      return true;
-    if (auto *GV = dyn_cast<GlobalVariable>(Obj))
-      if (GV->isConstant())
-        return true;
-    return false;
+    return !Private.isPrivate(SI->getPointerOperand());
   }
 
   // A call into the C library that reads or writes memory the caller can
@@ -603,23 +609,17 @@ class AddSC {
     if (CB.doesNotAccessMemory() || getFreedOperand(&CB, &TLI))
       return false;
     for (Value *Arg : CB.args())
-      if (Arg->getType()->isPointerTy() && !isUnshared(Arg))
+      if (Arg->getType()->isPointerTy() && !Private.isUnshared(Arg))
         return true;
     return false;
   }
 
   bool memOpNeedsSC(const MemOp &Op) {
-    if (!isPrivateMemory(getUnderlyingObject(Op.Dst, 0)))
+    if (!Private.isPrivate(Op.Dst))
       return true;
-    if (!Op.Src)
+    if (!Op.Src || Private.isUnshared(Op.Src))
       return false;
-    const Value *S = getUnderlyingObject(Op.Src, 0);
-    if (isPrivateMemory(S))
-      return false;
-    if (auto *GV = dyn_cast<GlobalVariable>(S))
-      if (GV->isConstant())
-        return false;
-    return !AA.pointsToConstantMemory(S);
+    return !AA.pointsToConstantMemory(getUnderlyingObject(Op.Src, 0));
   }
 
 public:
@@ -737,30 +737,20 @@ struct AddSCPass : PassInfoMixin<AddSCPass> {
 // since atomic accesses had kept it from putting such locals in registers.
 struct PrivateAfterInliningPass : PassInfoMixin<PrivateAfterInliningPass> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
-    DenseMap<const Value *, bool> Private;
-    auto IsPrivate = [&](Value *Ptr) {
-      const Value *Obj = getUnderlyingObject(Ptr, 0);
-      if (!isa<AllocaInst>(Obj))
-        return false;
-      auto [It, New] = Private.try_emplace(Obj, false);
-      if (New)
-        It->second = !PointerMayBeCaptured(Obj, /*ReturnCaptures=*/true,
-                                           /*StoreCaptures=*/true);
-      return It->second;
-    };
+    PrivateMemory Private;
     bool Changed = false;
     for (Instruction &I : instructions(F)) {
       if (isUserAtomic(&I))
         continue;
       if (auto *LI = dyn_cast<LoadInst>(&I)) {
         if (LI->getOrdering() == AtomicOrdering::SequentiallyConsistent &&
-            IsPrivate(LI->getPointerOperand())) {
+            Private.isPrivate(LI->getPointerOperand())) {
           LI->setAtomic(AtomicOrdering::NotAtomic);
           Changed = true;
         }
       } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
         if (SI->getOrdering() == AtomicOrdering::SequentiallyConsistent &&
-            IsPrivate(SI->getPointerOperand())) {
+            Private.isPrivate(SI->getPointerOperand())) {
           SI->setAtomic(AtomicOrdering::NotAtomic);
           Changed = true;
         }
@@ -802,23 +792,12 @@ struct PrivateAfterInliningPass : PassInfoMixin<PrivateAfterInliningPass> {
 // generation still keeps the accesses on either side in order.  Nothing of
 // this holds for weaker hardware (AArch64, POWER), which keeps every barrier.
 class TsoBarriers {
-  DenseMap<const Value *, bool> Private;
   static constexpr unsigned MaxSteps = 256;
   const DataLayout &DL;
   const TargetLibraryInfoImpl &KnownFunctions;
+  PrivateMemory Private;
 
-  bool unshared(const Value *Ptr) {
-    const Value *Obj = getUnderlyingObject(Ptr, 0);
-    if (auto *GV = dyn_cast<GlobalVariable>(Obj))
-      return GV->isConstant();
-    if (!isa<AllocaInst>(Obj))
-      return false;
-    auto [It, New] = Private.try_emplace(Obj, false);
-    if (New)
-      It->second = !PointerMayBeCaptured(Obj, /*ReturnCaptures=*/true,
-                                         /*StoreCaptures=*/true);
-    return It->second;
-  }
+  bool unshared(const Value *Ptr) { return Private.isUnshared(Ptr); }
 
   bool isFullBarrier(const Instruction &I) const {
     if (auto *F = dyn_cast<FenceInst>(&I))
