@@ -47,6 +47,7 @@ configs=(
   "sc-xchg-O2:$SCCC --sc-store=xchg -O2"
   "sc-mfence-O2:$SCCC --sc-store=mfence -O2"
   "sc-xchg-O0:$SCCC --sc-store=xchg -O0"
+  "sc-mfence-O0:$SCCC --sc-store=mfence -O0"
 )
 reps=1
 [ "$mode" = full ] && reps=3
