@@ -324,14 +324,16 @@ def main():
                     help="builds go to OUT/build, reports to OUT/<mode>")
     a = ap.parse_args()
     mode = a.mode or "quick"
+    cfgs = [c.strip() for c in a.configs.split(",") if c.strip()]
+    for c in cfgs:
+        if c not in CONFIGS:
+            sys.exit("bench: unknown configuration '%s' (known: %s)" % (c, ", ".join(CONFIGS)))
     if mode == "barriers":
         return barriers(a.out, a.invocations or 10)
     if mode == "suites":
-        cfgs = [c.strip() for c in a.configs.split(",") if c.strip()]
-        unknown = [c for c in cfgs if c not in CONFIGS]
-        if unknown:
-            sys.exit("bench: unknown configuration '%s' (known: %s)" % (unknown[0], ", ".join(CONFIGS)))
         return suites(a.out, cfgs)
+    if not cfgs or cfgs[0] != "stock" or len(set(cfgs)) != len(cfgs):
+        sys.exit("bench: --configs must start with stock and name each configuration once")
     inv = a.invocations or {"smoke": 1, "quick": 3, "full": 10}[mode]
     its = a.iterations or {"smoke": 1, "quick": 3, "full": 5}[mode]
     if mode != "smoke" and its <= a.warmup:
@@ -343,12 +345,6 @@ def main():
     for n in names:
         if n not in wl:
             sys.exit("bench: unknown workload '%s' (known: %s)" % (n, ", ".join(wl)))
-    cfgs = [c.strip() for c in a.configs.split(",") if c.strip()]
-    for c in cfgs:
-        if c not in CONFIGS:
-            sys.exit("bench: unknown configuration '%s' (known: %s)" % (c, ", ".join(CONFIGS)))
-    if not cfgs or cfgs[0] != "stock" or len(set(cfgs)) != len(cfgs):
-        sys.exit("bench: --configs must start with stock and name each configuration once")
     # Smoke runs use small inputs; timing runs the drivers' defaults.
     small = {"sqlite": ["5000"], "zlib": ["1000000"], "lz4": ["4000000"],
              "zstd": ["2000000"], "lua": [], "bzip2": ["500000"]}

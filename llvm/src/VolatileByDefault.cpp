@@ -797,7 +797,6 @@ class TsoBarriers {
   const TargetLibraryInfoImpl &KnownFunctions;
   PrivateMemory Private;
 
-  bool unshared(const Value *Ptr) { return Private.isUnshared(Ptr); }
 
   bool isFullBarrier(const Instruction &I) const {
     if (auto *F = dyn_cast<FenceInst>(&I))
@@ -821,27 +820,26 @@ class TsoBarriers {
     return false;
   }
 
-  bool reads(Instruction &I) {
+  // Does I load (Write false) or store (Write true) memory another thread
+  // can name?
+  bool touchesShared(Instruction &I, bool Write) {
+    if (isa<FenceInst>(I) || isAssumeLikeIntrinsic(&I))
+      return false;
     if (auto *LI = dyn_cast<LoadInst>(&I))
-      return !unshared(LI->getPointerOperand());
-    if (isa<StoreInst>(I) || isa<FenceInst>(I) || isAssumeLikeIntrinsic(&I))
-      return false;
-    if (auto *MT = dyn_cast<MemTransferInst>(&I))
-      return !unshared(MT->getRawSource());
-    if (isa<MemSetInst>(I))
-      return false;
-    return I.mayReadFromMemory();
+      return !Write && !Private.isUnshared(LI->getPointerOperand());
+    if (auto *SI = dyn_cast<StoreInst>(&I))
+      return Write && !Private.isUnshared(SI->getPointerOperand());
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      if (Write)
+        return !Private.isUnshared(MI->getRawDest());
+      auto *MT = dyn_cast<MemTransferInst>(MI);
+      return MT && !Private.isUnshared(MT->getRawSource());
+    }
+    return Write ? I.mayWriteToMemory() : I.mayReadFromMemory();
   }
 
-  bool writes(Instruction &I) {
-    if (auto *SI = dyn_cast<StoreInst>(&I))
-      return !unshared(SI->getPointerOperand());
-    if (isa<LoadInst>(I) || isa<FenceInst>(I) || isAssumeLikeIntrinsic(&I))
-      return false;
-    if (auto *MI = dyn_cast<MemIntrinsic>(&I))
-      return !unshared(MI->getRawDest());
-    return I.mayWriteToMemory();
-  }
+  bool reads(Instruction &I) { return touchesShared(I, /*Write=*/false); }
+  bool writes(Instruction &I) { return touchesShared(I, /*Write=*/true); }
 
   // A direct call of a function sc-cc compiles: not the C library, not
   // relaxed, not assembly, not through a pointer (which may reach anything).
@@ -982,7 +980,7 @@ bool lockFences(Function &F) {
     tag(RMW);
     FI->eraseFromParent();
   }
-  return Slot;
+  return Slot != nullptr;
 }
 
 struct ExpandPass : PassInfoMixin<ExpandPass> {
