@@ -155,6 +155,19 @@ final class Location {
                 + " a thread's start or join, or an executor's or future's hand-off";
     }
 
+    /** Whether an access by {@code t} makes the location shared: a second thread's first. */
+    boolean sharedBy(ThreadState t) {
+        return !shared && t != first;
+    }
+
+    /** The accesses the location remembers: its last write and the reads since. */
+    java.util.List<Site> sites() {
+        java.util.List<Site> out = new java.util.ArrayList<>();
+        if (writeSite != null) out.add(writeSite);
+        for (int i = 0; i < reads; i++) out.add(readSites[i]);
+        return out;
+    }
+
     /** Adds a candidate that touched this location; true the first time. */
     boolean touchedBy(int candidate) {
         for (int c : candidates) {

@@ -67,6 +67,7 @@ public final class ObservingClassVisitor extends ClassVisitor {
     @Override
     public void visitSource(String source, String debug) {
         this.sourceFile = source;
+        recorder.sharing.sourceFile(dotted, source);
         super.visitSource(source, debug);
     }
 

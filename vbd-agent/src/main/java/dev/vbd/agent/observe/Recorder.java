@@ -66,6 +66,8 @@ final class Recorder {
     /** Set when the report is being written: from then on nothing is recorded. */
     private volatile boolean stopped;
     private final List<String> unobserved = new ArrayList<>();
+    /** The fields and arrays more than one thread touched. */
+    final Sharing sharing = new Sharing();
     private int observedClasses;
 
     /** Per candidate: what its locations turned out to be, and the first race one of them had. */
@@ -288,14 +290,23 @@ final class Recorder {
         }
         Stripe stripe = stripes[stripeIndex(h)];
         long stamp;
+        List<Site> madeShared = null;
         synchronized (stripe) {
             if (l == null) l = find(stripe, o, field, h, t);
+            if (l.sharedBy(t) && (field >= 0 || field == ELEMENTS)) madeShared = l.sites();
             String race = l.access(t, write, site);
             if (race != null) {
                 for (int k : l.candidates()) raced(k, race);
             }
             if (c >= 0 && l.touchedBy(c) && l.race != null) raced(c, l.race);
             stamp = l.stamp;
+        }
+        // outside the stripe: naming a field takes reflection, which may load classes
+        if (field == ELEMENTS && (madeShared != null || l.shared && !sharing.arraySiteShared(siteId))) {
+            sharing.array(siteId, site, madeShared == null ? List.of() : madeShared);
+        } else if (madeShared != null) {
+            madeShared.add(site);
+            sharing.field(o, site, madeShared);
         }
         t.recent[slot] = l;
         t.recentObjects[slot] = o;
@@ -633,6 +644,7 @@ final class Recorder {
             report.put("unobserved", new ArrayList<Object>(unobserved));
         }
         report.put("candidates", out);
+        report.put("shared", sharing.json());
         Files.writeString(file, Json.write(report), StandardCharsets.UTF_8);
     }
 }

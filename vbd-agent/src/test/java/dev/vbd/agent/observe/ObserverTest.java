@@ -29,6 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ObserverTest {
     @TempDir
     Path dir;
+    /** The last observed run's whole report. */
+    private Map<?, ?> report;
 
     public static final class Counter {
         long n;
@@ -406,8 +408,9 @@ class ObserverTest {
         }
         Path out = dir.resolve("observed.json");
         recorder.write(out);
+        report = (Map<?, ?>) Json.parse(Files.readString(out));
         Map<String, Map<?, ?>> byMethod = new HashMap<>();
-        for (Object e : (List<?>) ((Map<?, ?>) Json.parse(Files.readString(out))).get("candidates")) {
+        for (Object e : (List<?>) report.get("candidates")) {
             byMethod.put((String) ((Map<?, ?>) e).get("method"), (Map<?, ?>) e);
         }
         return byMethod;
@@ -461,6 +464,37 @@ class ObserverTest {
         assertTrue(race.contains("in thread \"step-1\"") && race.contains("in thread \"step-2\""), race);
         assertTrue(race.contains("Counter.add(ObserverTest.java:"), race);
         assertTrue(race.endsWith("not ordered by a lock, an SC access, a thread's start or join, or an executor's or future's hand-off"), race);
+    }
+
+    @Test
+    void theFieldsAndArrayMethodsASecondThreadTouchedAreNamedAndNoOthers() throws Exception {
+        Object[] counter = new Object[1];
+        int[] cells = new int[1];
+        Class<?>[] cellsClass = new Class<?>[1];
+        observe(List.of(),
+                l -> {
+                    call(counter[0] = make(l, "Counter"), "add");
+                    call(make(l, "Confined"), "fill");
+                    (cellsClass[0] = l.loadClass(PREFIX + "Cells")).getMethod("put", int[].class, int.class).invoke(null, cells, 1);
+                },
+                l -> {
+                    call(counter[0], "add");
+                    call(make(l, "Confined"), "fill");
+                    cellsClass[0].getMethod("first", int[].class).invoke(null, cells);
+                });
+        Map<?, ?> shared = (Map<?, ?>) report.get("shared");
+        List<?> fields = (List<?>) shared.get("fields");
+        assertEquals(1, fields.size(), shared.toString());
+        Map<?, ?> n = (Map<?, ?>) fields.get(0);
+        assertEquals(PREFIX + "Counter", n.get("class"));
+        assertEquals("n", n.get("field"));
+        assertEquals("long", n.get("type"));
+        assertEquals("ObserverTest.java", n.get("sourceFile"));
+        assertTrue(((List<?>) n.get("sites")).size() >= 2, n.toString());
+        List<String> arrays = ((List<?>) shared.get("arrays")).stream()
+                .map(a -> ((Map<?, ?>) a).get("class") + "#" + ((Map<?, ?>) a).get("method")).sorted().toList();
+        // Confined's array and Counter never leave their thread
+        assertEquals(List.of(PREFIX + "Cells#first", PREFIX + "Cells#put"), arrays);
     }
 
     @Test

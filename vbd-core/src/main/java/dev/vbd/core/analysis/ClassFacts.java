@@ -48,6 +48,8 @@ public final class ClassFacts {
         public final List<String> relaxed = new ArrayList<>();
         /** Methods left unfenced because fencing them would outgrow the JVM's code limit. */
         public final List<String> unfenced = new ArrayList<>();
+        /** Methods whose array element accesses alone are relaxed. */
+        public final List<String> relaxedArrays = new ArrayList<>();
         /** Whether the class was rewritten with the checks of speculative fields. */
         public boolean speculative;
         private Set<String> flippedSet;
@@ -130,6 +132,7 @@ public final class ClassFacts {
                             case "unfinal" -> facts.marker.unfinal;
                             case "relaxed" -> facts.marker.relaxed;
                             case "unfenced" -> facts.marker.unfenced;
+                            case "relaxedArrays" -> facts.marker.relaxedArrays;
                             default -> new ArrayList<>();
                         };
                         return new AnnotationVisitor(Opcodes.ASM9) {

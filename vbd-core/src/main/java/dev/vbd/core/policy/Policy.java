@@ -95,6 +95,15 @@ public final class Policy {
     }
 
     /**
+     * A method whose array element accesses alone are relaxed: they compile as on stock Java, while
+     * its field accesses stay SC. Asked only of methods that are not relaxed as a whole.
+     */
+    public boolean arraysRelaxed(String owner, String name, String desc) {
+        String dotted = dotted(owner);
+        return builtin.arraysRelaxed(dotted, name, desc) || user.arraysRelaxed(dotted, name, desc);
+    }
+
+    /**
      * A relaxed field is never made volatile. {@code stable} marks the JDK's {@code @Stable}
      * fields: lazily computed caches whose benign races the JDK designs for and that C2
      * constant-folds; they keep their declared semantics. Callers pass it only for classes of the

@@ -18,6 +18,7 @@ import java.util.List;
  * method  com.example.Matrix#multiply([D[D)V # one overload, by JVM descriptor
  * method  java.util.HashMap#*                # every method of a JDK class
  * field   com.example.Stats#hits             # one field: never made volatile
+ * arrays  com.example.Matrix#multiply        # only the method's array element accesses
  * package com.example.kernels                # the package
  * package com.example.kernels.**             # the package and its sub-packages
  * </pre>
@@ -26,7 +27,7 @@ import java.util.List;
  * name segment, {@code **} across segments.
  */
 public final class RelaxedConfig {
-    enum Kind { CLASS, METHOD, FIELD, PACKAGE }
+    enum Kind { CLASS, METHOD, FIELD, PACKAGE, ARRAYS }
 
     record Rule(Kind kind, NamePattern owner, NamePattern member, String descriptor, String source) {}
 
@@ -77,7 +78,7 @@ public final class RelaxedConfig {
         String[] parts = words(line);
         if (parts.length != 2) {
             throw new RelaxedConfigException(file, lineNo,
-                    "expected '<class|method|field|package> <pattern>', got '" + line + "'");
+                    "expected '<class|method|field|arrays|package> <pattern>', got '" + line + "'");
         }
         String kindWord = parts[0];
         String target = parts[1];
@@ -87,9 +88,10 @@ public final class RelaxedConfig {
             case "method": kind = Kind.METHOD; break;
             case "field": kind = Kind.FIELD; break;
             case "package": kind = Kind.PACKAGE; break;
+            case "arrays": kind = Kind.ARRAYS; break;
             default:
                 throw new RelaxedConfigException(file, lineNo,
-                        "unknown rule kind '" + kindWord + "' (expected class, method, field or package)");
+                        "unknown rule kind '" + kindWord + "' (expected class, method, field, arrays or package)");
         }
         if (kind == Kind.CLASS || kind == Kind.PACKAGE) {
             if (target.contains("#") || target.contains("(")) {
@@ -102,12 +104,12 @@ public final class RelaxedConfig {
         int sharp = target.indexOf('#');
         if (sharp <= 0 || sharp == target.length() - 1) {
             throw new RelaxedConfigException(file, lineNo,
-                    kindWord + " rule needs 'Class#" + kindWord + "', got '" + target + "'");
+                    kindWord + " rule needs 'Class#" + (kind == Kind.FIELD ? "field" : "method") + "', got '" + target + "'");
         }
         String owner = target.substring(0, sharp);
         String member = target.substring(sharp + 1);
         String descriptor = null;
-        if (kind == Kind.METHOD) {
+        if (kind == Kind.METHOD || kind == Kind.ARRAYS) {
             int paren = member.indexOf('(');
             if (paren >= 0) {
                 descriptor = member.substring(paren);
@@ -196,8 +198,17 @@ public final class RelaxedConfig {
     }
 
     boolean methodRelaxed(String dottedClass, String name, String desc) {
+        return methodRule(Kind.METHOD, dottedClass, name, desc);
+    }
+
+    /** Whether only the method's array element accesses are relaxed (an {@code arrays} rule). */
+    boolean arraysRelaxed(String dottedClass, String name, String desc) {
+        return methodRule(Kind.ARRAYS, dottedClass, name, desc);
+    }
+
+    private boolean methodRule(Kind kind, String dottedClass, String name, String desc) {
         for (Rule r : rules) {
-            if (r.kind == Kind.METHOD && r.owner.matches(dottedClass) && r.member.matches(name)
+            if (r.kind == kind && r.owner.matches(dottedClass) && r.member.matches(name)
                     && (r.descriptor == null || r.descriptor.equals(desc))) {
                 return true;
             }

@@ -18,9 +18,16 @@ final class ArrayAccessVisitor extends FencingVisitor {
     /** By position among the method's array accesses: which stay plain. */
     private BitSet unshared = NONE;
     private int ordinal;
+    /** Every element access stays plain: the method's arrays are relaxed. */
+    private final boolean relaxed;
 
     ArrayAccessVisitor(MethodVisitor next) {
+        this(next, false);
+    }
+
+    ArrayAccessVisitor(MethodVisitor next, boolean relaxed) {
         super(next);
+        this.relaxed = relaxed;
     }
 
     /** Set before the method's code is visited. */
@@ -31,11 +38,11 @@ final class ArrayAccessVisitor extends FencingVisitor {
     @Override
     public void visitInsn(int opcode) {
         if (LocalArrays.isArrayLoad(opcode)) {
-            boolean plain = unshared.get(ordinal++);
+            boolean plain = unshared.get(ordinal++) || relaxed;
             super.visitInsn(opcode);
             if (!plain) acquire();
         } else if (LocalArrays.isArrayStore(opcode)) {
-            if (unshared.get(ordinal++)) {
+            if (unshared.get(ordinal++) || relaxed) {
                 super.visitInsn(opcode);
             } else {
                 release();

@@ -566,6 +566,8 @@ public final class ClassRewriter implements FieldOracle {
         /** {@link FieldMode#SPECULATIVE}, and whether this class declares the owner field. */
         private final boolean speculative;
         private final boolean ownerRoot;
+        /** Methods whose array element accesses alone are relaxed ({@link Policy#arraysRelaxed}). */
+        private final List<String> relaxedArrays = new ArrayList<>();
 
         Rewriting(ClassVisitor next, ClassFacts facts, Map<String, FieldDecision> fields, boolean classRelaxed,
                   List<String> relaxed, List<String> flipped, List<String> unfinal, Set<String> unfenced,
@@ -627,7 +629,9 @@ public final class ClassRewriter implements FieldOracle {
                 return linkPlainFields && facts.version >= Opcodes.V1_7
                         ? new RelaxedFieldAccessVisitor(mv, ClassRewriter.this, name.equals("<init>")) : mv;
             }
-            ArrayAccessVisitor arrays = new ArrayAccessVisitor(new BulkOperationVisitor(new WeakModeVisitor(mv)));
+            boolean arraysRelaxed = policy.arraysRelaxed(facts.name, name, descriptor);
+            if (arraysRelaxed) relaxedArrays.add(name + descriptor);
+            ArrayAccessVisitor arrays = new ArrayAccessVisitor(new BulkOperationVisitor(new WeakModeVisitor(mv)), arraysRelaxed);
             FieldOracle early = plainInJvm;
             FieldOracle oracle = !fenced ? early
                     : early == null ? ClassRewriter.this::fenced
@@ -637,7 +641,7 @@ public final class ClassRewriter implements FieldOracle {
                     : new FencedFieldVisitor(arrays, oracle);
             MethodVisitor body = fields == null ? arrays : fields;
             boolean constructor = constructors && name.equals("<init>");
-            boolean arraysToAnalyse = allocating.contains(name + descriptor);
+            boolean arraysToAnalyse = !arraysRelaxed && allocating.contains(name + descriptor);
             if (!arraysToAnalyse && !constructor) return body;
             // the whole method first: which accesses stay plain depends on what comes after them
             return new MethodNode(Opcodes.ASM9, access, name, descriptor, signature, exceptions) {
@@ -671,6 +675,7 @@ public final class ClassRewriter implements FieldOracle {
             list(av, "unfinal", unfinal);
             list(av, "relaxed", relaxed);
             if (!unfenced.isEmpty()) list(av, "unfenced", new ArrayList<>(unfenced));
+            if (!relaxedArrays.isEmpty()) list(av, "relaxedArrays", relaxedArrays);
             av.visitEnd();
             super.visitEnd();
         }

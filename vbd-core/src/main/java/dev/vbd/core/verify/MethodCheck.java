@@ -37,6 +37,8 @@ final class MethodCheck {
     private final ClassIndex index;
     private final Verifier.Scope scope;
     private final boolean relaxed;
+    /** Whether the method's array element accesses alone are relaxed (an {@code arrays} rule). */
+    private final boolean arraysRelaxed;
     /** Whether the class was rewritten with speculative fields ({@link ClassFacts.Marker#speculative}). */
     private final boolean speculative;
     private final VerifyReport report;
@@ -49,7 +51,8 @@ final class MethodCheck {
     int orderedSites;
 
     MethodCheck(ClassCode code, ClassCode.Method method, String loader, ClassIndex index, Verifier.Scope scope,
-                boolean relaxed, boolean speculative, VerifyReport report) {
+                boolean relaxed, boolean arraysRelaxed, boolean speculative, VerifyReport report) {
+        this.arraysRelaxed = arraysRelaxed;
         this.speculative = speculative;
         this.code = code;
         this.method = method;
@@ -74,7 +77,11 @@ final class MethodCheck {
         for (int i = 0; i < insns.size; i++) {
             int op = insns.opcodes[i];
             int pos = insns.positions[i];
-            if (LocalArrays.isArrayLoad(op)) {
+            if (arraysRelaxed && (LocalArrays.isArrayLoad(op) || LocalArrays.isArrayStore(op))) {
+                ordinal++;
+                sites++;
+                report.relaxedSites++;
+            } else if (LocalArrays.isArrayLoad(op)) {
                 // counted as not yet shared only when left plain: a rewrite without the proof fences it
                 boolean unsharedHere = unshared.get(ordinal++);
                 boolean fenced = acquireAfter(i);

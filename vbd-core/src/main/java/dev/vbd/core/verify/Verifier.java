@@ -115,10 +115,12 @@ public final class Verifier {
         }
         ClassFacts.Marker marker = facts.marker != null ? facts.marker : e.recordedMarker();
         Set<String> markedRelaxed = null;
+        Set<String> markedArrays = null;
         boolean classRelaxed = false;
         if (marker != null) {
             report.rewritten++;
             markedRelaxed = new HashSet<>(marker.relaxed);
+            markedArrays = new HashSet<>(marker.relaxedArrays);
             for (String m : marker.unfenced) {
                 report.unfenced.add(new VerifyReport.Unfenced(name.replace('/', '.'), e.loader(), m));
             }
@@ -146,7 +148,9 @@ public final class Verifier {
             // a rewritten class is relaxed where its marker says; unrewritten code where the policy says
             boolean isRelaxed = markedRelaxed != null ? markedRelaxed.contains(m.key())
                     : policy.methodRelaxed(name, m.name(), m.desc(), facts.relaxedMethods.contains(m.key()), classRelaxed);
-            MethodCheck check = new MethodCheck(code, m, e.loader(), index, scope, isRelaxed,
+            boolean arraysRelaxed = !isRelaxed && (markedArrays != null ? markedArrays.contains(m.key())
+                    : policy.arraysRelaxed(name, m.name(), m.desc()));
+            MethodCheck check = new MethodCheck(code, m, e.loader(), index, scope, isRelaxed, arraysRelaxed,
                     marker != null && marker.speculative, report);
             try {
                 check.run();

@@ -72,12 +72,12 @@ class RelaxedConfigTest {
     /** Each bad line sits on line 3, after a valid rule and a comment, so the line number is checked. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-            "clas com.x.Foo                 | unknown rule kind 'clas' (expected class, method, field or package)",
+            "clas com.x.Foo                 | unknown rule kind 'clas' (expected class, method, field, arrays or package)",
             "Class com.x.Foo                | unknown rule kind 'Class'",
             "method com.x.Foo               | method rule needs 'Class#method', got 'com.x.Foo'",
             "field com.x.Foo                | field rule needs 'Class#field', got 'com.x.Foo'",
             "method com.x.Foo#              | method rule needs 'Class#method', got 'com.x.Foo#'",
-            "method #bar                    | expected '<class|method|field|package> <pattern>', got 'method'",
+            "method #bar                    | expected '<class|method|field|arrays|package> <pattern>', got 'method'",
             "method com.x.Foo#bar(Q)V       | bad method descriptor '(Q)V'",
             "method com.x.Foo#bar(I         | bad method descriptor '(I'",
             "method com.x.Foo#bar(I)        | bad method descriptor '(I)'",
@@ -91,9 +91,9 @@ class RelaxedConfigTest {
             "method com/x/Foo#bar           | bad class name 'com/x/Foo'",
             "method com.x.Foo#ba-r          | bad member name 'ba-r'",
             "field com.x.Foo#f.g            | bad member name 'f.g'",
-            "class com.x.Foo extra          | expected '<class|method|field|package> <pattern>', got 'class com.x.Foo extra'",
+            "class com.x.Foo extra          | expected '<class|method|field|arrays|package> <pattern>', got 'class com.x.Foo extra'",
             "method com.x.Foo#bar (I)V      | got 'method com.x.Foo#bar (I)V'",
-            "class                          | expected '<class|method|field|package> <pattern>', got 'class'",
+            "class                          | expected '<class|method|field|arrays|package> <pattern>', got 'class'",
             "class com.x.Foo#bar            | class rule takes a class name, not a member: 'com.x.Foo#bar'",
             "package com.x#y                | package rule takes a package name, not a member",
             "field com.x.Foo#f(I)V          | field rule cannot have a descriptor: 'com.x.Foo#f(I)V'"})
@@ -194,6 +194,18 @@ class RelaxedConfigTest {
         assertTrue(c.classRelaxed("Main"));
         assertFalse(c.classRelaxed("app"), "a package rule is about packages, not a class of that name");
         assertTrue(c.classRelaxed("app.Main"));
+    }
+
+    @Test
+    void anArraysRuleNamesMethodsAndRelaxesNothingElse() throws Exception {
+        RelaxedConfig c = parse("arrays a.B#recv", "arrays a.C#send([I)V");
+        assertTrue(c.arraysRelaxed("a.B", "recv", "()V"));
+        assertTrue(c.arraysRelaxed("a.C", "send", "([I)V"));
+        assertFalse(c.arraysRelaxed("a.C", "send", "([J)V"));
+        assertFalse(c.methodRelaxed("a.B", "recv", "()V"), "the method's field accesses stay SC");
+        assertFalse(c.fieldRelaxed("a.B", "recv"));
+        RelaxedConfigException e = assertThrows(RelaxedConfigException.class, () -> parse("arrays a.B"));
+        assertEquals("test.relaxed:1: arrays rule needs 'Class#method', got 'a.B'", e.getMessage());
     }
 
     @Test

@@ -246,6 +246,32 @@ class RelaxedScopeTest {
         assertEquals(List.of("hot([J)I"), ClassFacts.read(after).marker.relaxed);
     }
 
+    private static final String MAILBOX = """
+            package box;
+            public class Mailbox {
+                static int[] slots = new int[2];
+                static int ready;
+                static int take() { return ready + slots[1]; }
+                static void put(int v) { slots[0] = v; }
+            }
+            """;
+
+    @Test
+    void configArraysRuleLeavesTheMethodsElementAccessesPlainAndItsFieldsVolatile() throws Exception {
+        Map<String, byte[]> c = Bytecode.compile(MAILBOX);
+        Policy policy = new Policy(RelaxedConfig.parse("test.relaxed", List.of("arrays box.Mailbox#take")));
+        byte[] after = Bytecode.rewritten(new ClassRewriter(policy, Bytecode.sourceOf(c)), c, "box/Mailbox");
+        // the fields stay as vbd makes them (volatile: a plain getstatic of a volatile field), the element load is plain
+        assertEquals(List.of("GETSTATIC box/Mailbox.ready : I", "GETSTATIC box/Mailbox.slots : [I", "ICONST_1", "IALOAD",
+                "IADD", "IRETURN"), Bytecode.of(after, "take"));
+        assertTrue(Bytecode.of(after, "put").contains(RELEASE), "a method the rule does not name keeps its fences");
+        ClassFacts.Marker marker = ClassFacts.read(after).marker;
+        assertEquals(List.of("take()I"), marker.relaxedArrays);
+        assertEquals(List.of(), marker.relaxed, "an arrays rule relaxes no field access: the method is not relaxed");
+        assertTrue((ClassFacts.read(after).declaredFields.stream().filter(f -> f.name().equals("ready")).findFirst()
+                .orElseThrow().access() & Opcodes.ACC_VOLATILE) != 0, "the field the method reads stays volatile");
+    }
+
     @Test
     void configClassRule() {
         byte[] after = withConfig("cfg/Cfg", "class cfg.Cfg");

@@ -273,6 +273,22 @@ class VerifierTest {
     }
 
     @Test
+    void anArraysRuleIsReadFromTheMarkerAndFromThePolicy() throws Exception {
+        Policy arrays = new Policy(dev.vbd.core.policy.RelaxedConfig.parse("test.relaxed", List.of("arrays t.Plain#get")));
+        ClassRewriter rw = new ClassRewriter(arrays, Map.<String, byte[]>of()::get);
+        byte[] after = rw.rewrite(plainClass()).bytes();
+        // rewritten: get's iaload is plain and relaxed, its getfield of the field made volatile SC
+        VerifyReport r = new Verifier(POLICY).verify(List.of(ClassEntry.of("app", after)));
+        assertEquals(List.of(), r.findings());
+        assertEquals(1, r.relaxedSites());
+        // unrewritten: the policy says which sites are relaxed; the getfield is still not SC
+        VerifyReport before = new Verifier(arrays).verify(List.of(ClassEntry.of("app", plainClass())));
+        assertEquals(Set.of("get([I)I@4:FIELD"), sites(before).stream().filter(f -> f.startsWith("get(")).collect(
+                java.util.stream.Collectors.toSet()));
+        assertEquals(1, before.relaxedSites());
+    }
+
+    @Test
     void relaxedMethodSitesAreCountedNotReported() {
         VerifyReport after = verify(rewrite(compiled.get("t/Counter"), compiled));
         // sum(): getfield count, getfield history, laload  (javac's for-each reads the array once)
