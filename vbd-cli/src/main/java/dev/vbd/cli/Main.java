@@ -43,6 +43,14 @@ public final class Main {
                                                  each rule every method of a class, of a package's classes;
                                                  --profile-from: only what follows the first line of
                                                  output it matches, e.g. the end of the warm-up)
+              bisect [--fail-regex RE] [--timeout S] [--repeat N] [--jobs N] [--json FILE] [options]
+                     -- java ARGS...
+                                                 for a failure that vanishes under vbd: the fields (or the
+                                                 methods' array accesses) that must be volatile for it to
+                                                 vanish, and the fix (docs/bisect.md; a run fails when it
+                                                 exits non-zero, prints a line RE matches, or runs past S
+                                                 seconds, default 60; N runs a trial unless one fails,
+                                                 default 5; N runs at once, default cores / 4)
               prepare [options] -- java          rewrite a JDK ahead of time (run does it on first use)
               cache list [--cache DIR]           the prepared JDKs: JDK, size, last use, whether this vbd made them
               cache clean [--all] [--cache DIR]  remove the prepared JDKs this vbd does not use (--all: every one)
@@ -176,6 +184,11 @@ public final class Main {
                 List<String> allowed = new ArrayList<>(common);
                 allowed.addAll(List.of("--budget", "--scope", "--profiles", "--profile-from", "--out"));
                 return AdviseCommand.run(Options.parse(verb, rest, allowed));
+            }
+            case "bisect": {
+                List<String> allowed = new ArrayList<>(common);
+                allowed.addAll(List.of("--fail-regex", "--timeout", "--repeat", "--jobs", "--json"));
+                return BisectCommand.run(Options.parse(verb, rest, allowed));
             }
             case "litmus":
             case "bench":

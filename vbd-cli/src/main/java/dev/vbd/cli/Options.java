@@ -40,6 +40,14 @@ final class Options {
     Pattern profileFrom;
     /** {@code advise --scope}: what a rule relaxes: one method, every method of a class, or of a package's classes. */
     String scope;
+    /** {@code bisect --fail-regex}: a run whose output (stdout or stderr) has a line it matches failed. */
+    Pattern failRegex;
+    /** {@code bisect --timeout}: a run still going after this many seconds failed. */
+    Integer timeout;
+    /** {@code bisect --repeat}: runs per trial, unless one fails first. */
+    Integer repeat;
+    /** {@code bisect --jobs}: runs at once. */
+    Integer jobs;
     final List<String> command = new ArrayList<>();
 
     static Options parse(String verb, List<String> args, List<String> allowed) throws UsageException {
@@ -61,7 +69,8 @@ final class Options {
             String value = null;
             if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")
                     || name.equals("--fields") || name.equals("--optimise") || name.equals("--budget") || name.equals("--out")
-                    || name.equals("--profiles") || name.equals("--profile-from") || name.equals("--scope")) {
+                    || name.equals("--profiles") || name.equals("--profile-from") || name.equals("--scope")
+                    || name.equals("--fail-regex") || name.equals("--timeout") || name.equals("--repeat") || name.equals("--jobs")) {
                 if (a.contains("=")) {
                     value = a.substring(a.indexOf('=') + 1);
                 } else {
@@ -92,14 +101,11 @@ final class Options {
                 case "--out" -> o.out = Path.of(value).toAbsolutePath();
                 case "--budget" -> o.budget = positive("--budget", "rules", value);
                 case "--profiles" -> o.profiles = positive("--profiles", "runs", value);
-                case "--profile-from" -> {
-                    try {
-                        o.profileFrom = Pattern.compile(value);
-                    } catch (PatternSyntaxException e) {
-                        throw new UsageException("--profile-from takes a regular expression, got '" + value + "': "
-                                + e.getDescription());
-                    }
-                }
+                case "--profile-from" -> o.profileFrom = regex("--profile-from", value);
+                case "--fail-regex" -> o.failRegex = regex("--fail-regex", value);
+                case "--timeout" -> o.timeout = positive("--timeout", "seconds", value);
+                case "--repeat" -> o.repeat = positive("--repeat", "runs", value);
+                case "--jobs" -> o.jobs = positive("--jobs", "runs at once", value);
                 case "--scope" -> {
                     if (!value.equals("method") && !value.equals("class") && !value.equals("package")) {
                         throw new UsageException("--scope takes method, class or package, got '" + value + "'");
@@ -117,6 +123,14 @@ final class Options {
             }
         }
         return o;
+    }
+
+    private static Pattern regex(String option, String value) throws UsageException {
+        try {
+            return Pattern.compile(value);
+        } catch (PatternSyntaxException e) {
+            throw new UsageException(option + " takes a regular expression, got '" + value + "': " + e.getDescription());
+        }
     }
 
     private static int positive(String option, String what, String value) throws UsageException {

@@ -36,6 +36,20 @@ final class Program {
      * a pipe's latency after the program wrote it.
      */
     static Marked run(ProcessBuilder pb, Path out, Path err, Pattern marker) throws UsageException, IOException {
+        Ended e = run(pb, out, err, marker, null);
+        return new Marked(e.status(), e.marked());
+    }
+
+    /** How a run ended: its exit status (-1 when it was killed past its time), and when it first printed a matching line. */
+    record Ended(int status, Instant marked, boolean timedOut) {}
+
+    /**
+     * {@link #run(ProcessBuilder, Path, Path, Pattern)} with a limit: past {@code timeout} (none
+     * when null) the program, and every process it started, is stopped (SIGTERM, then SIGKILL
+     * five seconds later).
+     */
+    static Ended run(ProcessBuilder pb, Path out, Path err, Pattern marker, java.time.Duration timeout)
+            throws UsageException, IOException {
         Process p;
         try {
             p = pb.redirectOutput(ProcessBuilder.Redirect.PIPE).redirectError(ProcessBuilder.Redirect.PIPE).start();
@@ -46,10 +60,21 @@ final class Program {
         Thread o = copier(p.getInputStream(), out, marker, marked);
         Thread e = copier(p.getErrorStream(), err, marker, marked);
         try {
+            boolean timedOut = false;
+            if (timeout != null && !p.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                timedOut = true;
+                // asked first, so that its shutdown hooks run (an observer writes its report in one)
+                p.descendants().forEach(ProcessHandle::destroy);
+                p.destroy();
+                if (!p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                }
+            }
             int status = p.waitFor();
             o.join();
             e.join();
-            return new Marked(status, marked.get());
+            return new Ended(timedOut ? -1 : status, marked.get(), timedOut);
         } catch (InterruptedException x) {
             Thread.currentThread().interrupt();
             p.destroyForcibly();

@@ -271,6 +271,7 @@ final class Recorder {
     /** {@code field}: the location's key within {@code o}, the site's own but for an atomic array's element. */
     private void record(ThreadState t, Object o, int field, int siteId, boolean write) {
         Site site = sites[siteId];
+        if (!sharing.touchedBefore(siteId) && (field >= 0 || field == ELEMENTS)) sharing.touched(o, siteId, site, field == ELEMENTS);
         int c = site.candidate();
         if (c >= 0) t.accesses[c]++;
         int h = hash(o, field);
@@ -306,7 +307,7 @@ final class Recorder {
             sharing.array(siteId, site, madeShared == null ? List.of() : madeShared);
         } else if (madeShared != null) {
             madeShared.add(site);
-            sharing.field(o, site, madeShared);
+            sharing.field(o, siteId, site, madeShared);
         }
         t.recent[slot] = l;
         t.recentObjects[slot] = o;

@@ -495,6 +495,10 @@ class ObserverTest {
                 .map(a -> ((Map<?, ?>) a).get("class") + "#" + ((Map<?, ?>) a).get("method")).sorted().toList();
         // Confined's array and Counter never leave their thread
         assertEquals(List.of(PREFIX + "Cells#first", PREFIX + "Cells#put"), arrays);
+        // but they count among what the run touched: a bisection relaxes those throughout
+        Map<?, ?> touched = (Map<?, ?>) shared.get("touched");
+        assertEquals(List.of(PREFIX + "Counter#n"), touched.get("fields"));
+        assertEquals(List.of(PREFIX + "Cells#first", PREFIX + "Cells#put", PREFIX + "Confined#fill"), touched.get("arrays"));
     }
 
     @Test

@@ -85,4 +85,9 @@ final class NamePattern {
 
     @Override
     public String toString() { return text; }
+
+    /** Whether it has no wildcard: it matches its text and nothing else. */
+    boolean isLiteral() {
+        return text.indexOf('*') < 0;
+    }
 }

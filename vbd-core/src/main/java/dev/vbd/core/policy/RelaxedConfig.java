@@ -230,9 +230,18 @@ public final class RelaxedConfig {
      * JDK's classes: a config that reaches none of them can share the JDK prepared without it.
      */
     public boolean reachesAny(Iterable<String> dottedClassNames) {
+        // literal names by set: a generated config can hold thousands of rules, the JDK tens of thousands of classes
+        java.util.Set<String> classes = new java.util.HashSet<>();
+        java.util.Set<String> packages = new java.util.HashSet<>();
+        List<Rule> patterns = new ArrayList<>();
+        for (Rule r : rules) {
+            if (!r.owner.isLiteral()) patterns.add(r);
+            else (r.kind == Kind.PACKAGE ? packages : classes).add(r.owner.toString());
+        }
         for (String cls : dottedClassNames) {
             String pkg = packageOf(cls);
-            for (Rule r : rules) {
+            if (classes.contains(cls) || packages.contains(pkg)) return true;
+            for (Rule r : patterns) {
                 if (r.kind == Kind.PACKAGE ? r.owner.matches(pkg) : r.owner.matches(cls)) return true;
             }
         }

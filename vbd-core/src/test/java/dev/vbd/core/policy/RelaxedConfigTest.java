@@ -209,6 +209,18 @@ class RelaxedConfigTest {
     }
 
     @Test
+    void reachesAnyClassItsRulesName() throws Exception {
+        List<String> jdk = List.of("java.util.HashMap", "java.util.concurrent.ConcurrentHashMap", "java.lang.String");
+        assertFalse(parse("field app.Main#x", "arrays app.Box#get", "class app.*").reachesAny(jdk));
+        assertTrue(parse("field app.Main#x", "field java.util.HashMap#size").reachesAny(jdk));
+        assertTrue(parse("arrays java.lang.String#charAt").reachesAny(jdk));
+        assertTrue(parse("method java.util.*#get").reachesAny(jdk));
+        assertTrue(parse("package java.util.concurrent").reachesAny(jdk));
+        assertFalse(parse("package java.util.function").reachesAny(jdk));
+        assertTrue(parse("package java.**").reachesAny(jdk));
+    }
+
+    @Test
     void methodDescriptorMustMatchExactly() throws Exception {
         RelaxedConfig c = parse("method a.B#m(Ljava/lang/String;[I)V");
         assertTrue(c.methodRelaxed("a.B", "m", "(Ljava/lang/String;[I)V"));
