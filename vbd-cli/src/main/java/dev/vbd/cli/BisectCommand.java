@@ -181,6 +181,7 @@ final class BisectCommand {
                     c.kind() == Candidate.Kind.FIELD ? "field " + c.name() : "the array elements " + c.name() + " accesses",
                     c.kind() == Candidate.Kind.FIELD ? (c.isStatic() ? "static " : "") + c.type() : c.type(),
                     c.sourceFile() == null ? "" : ", " + c.sourceFile(), with.rate(), without.rate(), c.fix()));
+            for (String a : c.allocated()) text.append("      the array allocated at ").append(a).append('\n');
             for (String s : c.sites()) text.append("      seen: ").append(s).append('\n');
         }
         report.put("culprits", named);

@@ -61,7 +61,10 @@ final class Location {
     }
 
     final Key key;
-    private final ThreadState first;
+    /** The first thread that accessed it; null while none has (an array only allocated so far). */
+    private ThreadState first;
+    /** For an array's elements: where the array was allocated, if the observer saw it. */
+    Site allocation;
     /** Whether a second thread has touched it. */
     boolean shared;
     /** Counts the accesses recorded, each under the lock; read without it by {@link Recorder}'s same-epoch shortcut. */
@@ -100,7 +103,8 @@ final class Location {
     String access(ThreadState t, boolean write, Site site) {
         stamp++;
         boolean relaxed = site.candidate() >= 0;
-        if (t != first) shared = true;
+        if (first == null) first = t;
+        else if (t != first) shared = true;
         String found = null;
         if (writer != null && writer != t && writeTime > t.time(writer.tid) && (relaxed || writeRelaxed)) {
             found = describe(writeSite, writer, site, t);
@@ -157,7 +161,7 @@ final class Location {
 
     /** Whether an access by {@code t} makes the location shared: a second thread's first. */
     boolean sharedBy(ThreadState t) {
-        return !shared && t != first;
+        return !shared && first != null && t != first;
     }
 
     /** The accesses the location remembers: its last write and the reads since. */

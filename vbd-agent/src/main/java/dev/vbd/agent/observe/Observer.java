@@ -38,6 +38,12 @@ public final class Observer {
     }
 
 
+    /** After an array's allocation. */
+    public static void allocated(Object array, int site) {
+        Recorder r = recorder;
+        if (r != null) r.allocated(array, site);
+    }
+
     /** At the start of a class's initialiser. */
     public static void initialising(Class<?> c) {
         Recorder r = recorder;

@@ -85,9 +85,65 @@ public final class ObservingClassVisitor extends ClassVisitor {
         // other thread's use of the class: its own accesses race with nothing the observer could tell
         // from one without modelling that lock, so they are left out. Its end is a release that a
         // use of the class's static fields acquires: what the constructors it calls write is ordered.
-        if (name.equals("<clinit>")) return version >= Opcodes.V1_5 ? new InitialiserEnd(mv) : mv;
         if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
+        if (recorder.tracksAllocations()) mv = new Allocations(mv, name);
+        if (name.equals("<clinit>")) return version >= Opcodes.V1_5 ? new InitialiserEnd(mv) : mv;
         return new Method(mv, access, name, descriptor, recorder.candidate(dotted, name, descriptor));
+    }
+
+    /** Tells the observer where each array is allocated, so that a shared one can be named by its allocation. */
+    private final class Allocations extends MethodVisitor {
+        private final String method;
+        private int line;
+
+        Allocations(MethodVisitor mv, String method) {
+            super(Opcodes.ASM9, mv);
+            this.method = method;
+        }
+
+        @Override
+        public void visitLineNumber(int line, Label start) {
+            this.line = line;
+            super.visitLineNumber(line, start);
+        }
+
+        @Override
+        public void visitIntInsn(int opcode, int operand) {
+            super.visitIntInsn(opcode, operand);
+            if (opcode == Opcodes.NEWARRAY) allocated(switch (operand) {
+                case Opcodes.T_BOOLEAN -> "boolean";
+                case Opcodes.T_BYTE -> "byte";
+                case Opcodes.T_CHAR -> "char";
+                case Opcodes.T_SHORT -> "short";
+                case Opcodes.T_INT -> "int";
+                case Opcodes.T_LONG -> "long";
+                case Opcodes.T_FLOAT -> "float";
+                default -> "double";
+            } + "[]");
+        }
+
+        @Override
+        public void visitTypeInsn(int opcode, String type) {
+            super.visitTypeInsn(opcode, type);
+            if (opcode == Opcodes.ANEWARRAY) allocated(Type.getObjectType(type).getClassName() + "[]");
+        }
+
+        @Override
+        public void visitMultiANewArrayInsn(String descriptor, int dims) {
+            super.visitMultiANewArrayInsn(descriptor, dims);
+            allocated(Type.getType(descriptor).getClassName());
+        }
+
+        private void allocated(String type) {
+            super.visitInsn(Opcodes.DUP);
+            super.visitLdcInsn(recorder.site(dotted, method, sourceFile, line, "new " + type, true, -1, null));
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, OBSERVER, "allocated", "(Ljava/lang/Object;I)V", false);
+        }
+
+        @Override
+        public void visitMaxs(int maxStack, int maxLocals) {
+            super.visitMaxs(maxStack + 2, maxLocals);
+        }
     }
 
     /**

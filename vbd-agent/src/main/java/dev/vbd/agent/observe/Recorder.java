@@ -145,6 +145,26 @@ final class Recorder {
         return false;
     }
 
+    /** Whether arrays are told by their allocation: when everything is watched, as to name what is shared. */
+    boolean tracksAllocations() {
+        return fieldsReached == null;
+    }
+
+    /** An array's allocation: its location remembers where, to name it once shared. */
+    void allocated(Object array, int siteId) {
+        ThreadState t = enter();
+        if (t == null) return;
+        try {
+            int h = hash(array, ELEMENTS);
+            Stripe stripe = stripes[stripeIndex(h)];
+            synchronized (stripe) {
+                find(stripe, array, ELEMENTS, h, null).allocation = sites[siteId];
+            }
+        } finally {
+            t.busy = false;
+        }
+    }
+
     /** Whether accesses to elements of arrays of this kind (0 to 7, in the order of the JVM's array opcodes) are watched. */
     boolean watchesArray(int kind) {
         return fieldsReached == null || arraysReached[kind];
@@ -292,9 +312,11 @@ final class Recorder {
         Stripe stripe = stripes[stripeIndex(h)];
         long stamp;
         List<Site> madeShared = null;
+        Site allocation;
         synchronized (stripe) {
             if (l == null) l = find(stripe, o, field, h, t);
             if (l.sharedBy(t) && (field >= 0 || field == ELEMENTS)) madeShared = l.sites();
+            allocation = l.allocation;
             String race = l.access(t, write, site);
             if (race != null) {
                 for (int k : l.candidates()) raced(k, race);
@@ -304,7 +326,7 @@ final class Recorder {
         }
         // outside the stripe: naming a field takes reflection, which may load classes
         if (field == ELEMENTS && (madeShared != null || l.shared && !sharing.arraySiteShared(siteId))) {
-            sharing.array(siteId, site, madeShared == null ? List.of() : madeShared);
+            sharing.array(siteId, site, madeShared == null ? List.of() : madeShared, allocation);
         } else if (madeShared != null) {
             madeShared.add(site);
             sharing.field(o, siteId, site, madeShared);

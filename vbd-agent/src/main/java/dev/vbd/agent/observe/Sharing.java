@@ -126,8 +126,13 @@ final class Sharing {
         }
     }
 
-    /** An access, at site {@code siteId}, of an array's elements that another thread accessed too; {@code sites} those that made it so, the first time. */
-    void array(int siteId, Site site, List<Site> sites) {
+    /**
+     * An access, at site {@code siteId}, of an array's elements that another thread accessed too;
+     * {@code sites} those that made it so, the first time, and {@code allocation} where the array
+     * was allocated (null if unseen).
+     */
+    @SuppressWarnings("unchecked")
+    void array(int siteId, Site site, List<Site> sites, Site allocation) {
         if (!sharedArraySites.add(siteId) && sites.isEmpty()) return;
         List<Site> all = new ArrayList<>(sites);
         all.add(site);
@@ -139,7 +144,10 @@ final class Sharing {
                     e.json.put("method", s.method());
                     e.json.put("elements", s.target());
                     e.json.put("sourceFile", s.sourceFile());
+                    e.json.put("allocated", new ArrayList<Object>());
                 }
+                List<Object> at = (List<Object>) e.json.get("allocated");
+                if (allocation != null && at.size() < SITES && !at.contains(allocation.where())) at.add(allocation.where());
                 addSites(e, List.of(s));
             }
         }

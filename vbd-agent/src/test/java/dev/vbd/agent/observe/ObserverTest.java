@@ -495,6 +495,8 @@ class ObserverTest {
                 .map(a -> ((Map<?, ?>) a).get("class") + "#" + ((Map<?, ?>) a).get("method")).sorted().toList();
         // Confined's array and Counter never leave their thread
         assertEquals(List.of(PREFIX + "Cells#first", PREFIX + "Cells#put"), arrays);
+        // allocated by the test, which the observer does not watch
+        assertEquals(List.of(), ((Map<?, ?>) ((List<?>) shared.get("arrays")).get(0)).get("allocated"));
         // but they count among what the run touched: a bisection relaxes those throughout
         Map<?, ?> touched = (Map<?, ?>) shared.get("touched");
         assertEquals(List.of(PREFIX + "Counter#n"), touched.get("fields"));

@@ -14,9 +14,10 @@ import java.util.Map;
  * @param member the field's or the method's name
  * @param type   the field's declared type, or the kind of array whose elements the method accessed
  * @param sites  accesses seen where a second thread met the first, as a stack frame names them
+ * @param allocated for array elements: where the shared arrays were allocated, where the observer saw it
  */
 public record Candidate(Kind kind, String owner, String member, String type, String sourceFile, boolean isStatic,
-                        List<String> sites) {
+                        List<String> sites, List<String> allocated) {
     public enum Kind { FIELD, ARRAYS }
 
     /** The candidates in the observer's report ({@code shared}): fields neither final nor declared volatile, and array-accessing methods. */
@@ -27,12 +28,12 @@ public record Candidate(Kind kind, String owner, String member, String type, Str
             // a volatile field is SC already; a final one cannot be what a write to it published too early
             if (Boolean.TRUE.equals(f.get("volatile")) || Boolean.TRUE.equals(f.get("final"))) continue;
             out.add(new Candidate(Kind.FIELD, (String) f.get("class"), (String) f.get("field"), (String) f.get("type"),
-                    (String) f.get("sourceFile"), Boolean.TRUE.equals(f.get("static")), strings(f.get("sites"))));
+                    (String) f.get("sourceFile"), Boolean.TRUE.equals(f.get("static")), strings(f.get("sites")), List.of()));
         }
         for (Object o : (List<?>) shared.get("arrays")) {
             Map<?, ?> a = (Map<?, ?>) o;
             out.add(new Candidate(Kind.ARRAYS, (String) a.get("class"), (String) a.get("method"), (String) a.get("elements"),
-                    (String) a.get("sourceFile"), false, strings(a.get("sites"))));
+                    (String) a.get("sourceFile"), false, strings(a.get("sites")), strings(a.get("allocated"))));
         }
         return out;
     }
@@ -86,6 +87,7 @@ public record Candidate(Kind kind, String owner, String member, String type, Str
         m.put("rule", rule());
         m.put("fix", fix());
         m.put("sites", sites);
+        if (kind == Kind.ARRAYS) m.put("allocated", allocated);
         return m;
     }
 }

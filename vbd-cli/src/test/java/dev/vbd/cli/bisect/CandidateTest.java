@@ -30,15 +30,15 @@ class CandidateTest {
 
     @Test
     void theFixSaysWhatToChangeInJavaTerms() {
-        Candidate flag = new Candidate(Candidate.Kind.FIELD, "app.Config", "ready", "boolean", null, false, List.of());
+        Candidate flag = new Candidate(Candidate.Kind.FIELD, "app.Config", "ready", "boolean", null, false, List.of(), List.of());
         assertEquals("declare Config.ready volatile", flag.fix());
-        Candidate ref = new Candidate(Candidate.Kind.FIELD, "app.Cache$Holder", "table", "java.lang.Object[]", null, true, List.of());
+        Candidate ref = new Candidate(Candidate.Kind.FIELD, "app.Cache$Holder", "table", "java.lang.Object[]", null, true, List.of(), List.of());
         assertEquals("declare Cache.Holder.table volatile (or publish the object through a final field, or hold it in an"
                 + " AtomicReference)", ref.fix());
-        Candidate ints = new Candidate(Candidate.Kind.ARRAYS, "app.Mailbox", "receive", "int[]", null, false, List.of());
+        Candidate ints = new Candidate(Candidate.Kind.ARRAYS, "app.Mailbox", "receive", "int[]", null, false, List.of(), List.of());
         assertTrue(ints.fix().startsWith("make the int[] element accesses in Mailbox.receive() ordered: read and write the"
                 + " elements through an AtomicIntegerArray"), ints.fix());
-        Candidate bytes = new Candidate(Candidate.Kind.ARRAYS, "app.Ring", "put", "byte[] or boolean[]", null, false, List.of());
+        Candidate bytes = new Candidate(Candidate.Kind.ARRAYS, "app.Ring", "put", "byte[] or boolean[]", null, false, List.of(), List.of());
         assertTrue(bytes.fix().contains("MethodHandles.arrayElementVarHandle"), bytes.fix());
     }
 }
