@@ -51,6 +51,8 @@ final class BisectCommand {
     private long searchStart;
     /** Rules for what the observed run saw touched by one thread only: relaxed in every trial. */
     private final List<String> background = new ArrayList<>();
+    /** The trials that vanished, by the set they kept SC. */
+    private final Map<Set<Candidate>, Tally> vanished = new java.util.HashMap<>();
     private final Map<String, Object> report = new LinkedHashMap<>();
 
     /** How a trial went: runs made, how many failed, and how the first failure showed. */
@@ -176,8 +178,8 @@ final class BisectCommand {
             m.put("withItSc", tallyJson(with));
             m.put("withItRelaxed", tallyJson(without));
             named.add(m);
-            text.append(String.format(Locale.ROOT, "  %s (%s%s)%n      failed %s runs with it SC, %s with it relaxed (the other"
-                            + " culprits SC)%n      fix: %s%n",
+            text.append(String.format(Locale.ROOT, "  %s (%s%s)%n      failed %s runs with it SC, %s with it relaxed (every other"
+                            + " candidate relaxed" + (culprits.size() > 1 ? " but the other culprits" : "") + ")%n      fix: %s%n",
                     c.kind() == Candidate.Kind.FIELD ? "field " + c.name() : "the array elements " + c.name() + " accesses",
                     c.kind() == Candidate.Kind.FIELD ? (c.isStatic() ? "static " : "") + c.type() : c.type(),
                     c.sourceFile() == null ? "" : ", " + c.sourceFile(), with.rate(), without.rate(), c.fix()));
@@ -238,6 +240,9 @@ final class BisectCommand {
      */
     private Tally trial(List<Candidate> sc, boolean full) throws IOException {
         Set<Candidate> kept = new HashSet<>(sc);
+        // a trial that vanished ran all its runs: the same set again would only repeat it
+        Tally known = vanished.get(kept);
+        if (known != null) return known;
         List<String> rules = new ArrayList<>();
         rules.add("# vbd bisect, trial " + (trialCount + 1) + ": " + sc.size() + " of " + candidates.size()
                 + " candidates SC, the rest relaxed, and what one thread touched");
@@ -245,7 +250,9 @@ final class BisectCommand {
         rules.addAll(background);
         Path config = work.resolve("trial-" + (trialCount + 1) + ".relaxed");
         Files.write(config, rules, StandardCharsets.UTF_8);
-        return run(sc.size() + " of " + candidates.size() + " candidates SC", o.withRelaxed(config), full);
+        Tally t = run(sc.size() + " of " + candidates.size() + " candidates SC", o.withRelaxed(config), full);
+        if (t.failures() == 0) vanished.put(kept, t);
+        return t;
     }
 
     /** {@link #repeat} runs under vbd with these options, in batches of {@link #jobs}; stopping at the first failure unless {@code full}. */

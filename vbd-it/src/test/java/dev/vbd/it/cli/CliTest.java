@@ -165,6 +165,33 @@ class CliTest {
     }
 
     @Test
+    void bisectNamesEachBadOption() throws Exception {
+        Result repeat = vbd("bisect", "--repeat", "0", "--", "java", "-cp", ".", "Main");
+        assertEquals(2, repeat.status());
+        assertTrue(repeat.err().contains("--repeat takes a positive number of runs, got '0'"), repeat.err());
+        Result timeout = vbd("bisect", "--timeout=soon", "--", "java", "-cp", ".", "Main");
+        assertEquals(2, timeout.status());
+        assertTrue(timeout.err().contains("--timeout takes a positive number of seconds, got 'soon'"), timeout.err());
+        Result jobs = vbd("bisect", "--jobs", "-1", "--", "java", "-cp", ".", "Main");
+        assertEquals(2, jobs.status());
+        assertTrue(jobs.err().contains("--jobs takes a positive number of runs at once, got '-1'"), jobs.err());
+        Result regex = vbd("bisect", "--fail-regex", "FAIL (", "--", "java", "-cp", ".", "Main");
+        assertEquals(2, regex.status());
+        assertTrue(regex.err().contains("--fail-regex takes a regular expression, got 'FAIL (': Unclosed group"), regex.err());
+        Result program = vbd("bisect", "--", "java");
+        assertEquals(2, program.status());
+        assertTrue(program.err().contains("bisect: the java command line needs the program to run"), program.err());
+        Path config = Files.createTempFile("bisect", ".relaxed");
+        try {
+            Result relaxed = vbd("bisect", "--relaxed", config.toString(), "--", "java", "-cp", ".", "Main");
+            assertEquals(2, relaxed.status());
+            assertTrue(relaxed.err().contains("bisect writes the relaxed configs it tries; it takes none (--relaxed)"), relaxed.err());
+        } finally {
+            Files.delete(config);
+        }
+    }
+
+    @Test
     void adviseSaysWhenTheWarmUpsEndNeverShows() throws Exception {
         Path dir = compile("Warm", """
                 public class Warm {
