@@ -129,7 +129,8 @@ final class BisectCommand {
         double rate = (double) relaxed.failures() / relaxed.runs();
         double miss = Math.pow(1 - rate, repeat);
         say(String.format(Locale.ROOT, "   failed in %s runs (first: %s); a trial of %d runs misses a failure this frequent"
-                + " with probability %.2g", relaxed.rate(), relaxed.firstFailure(), repeat, miss));
+                + " with probability %s", relaxed.rate(), relaxed.firstFailure(), repeat,
+                miss < 0.001 ? "below 0.1%" : String.format(Locale.ROOT, "%.1f%%", 100 * miss)));
         if (miss > 0.05) say("   that is high: a missed failure misleads the search; raise --repeat");
 
         say("3/4 the program under vbd, every candidate SC, " + repeat + " runs");
