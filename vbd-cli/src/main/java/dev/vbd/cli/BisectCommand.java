@@ -134,15 +134,16 @@ final class BisectCommand {
         if (miss > 0.05) say("   that is high: a missed failure misleads the search; raise --repeat");
 
         say("3/4 the program under vbd, every candidate SC, " + repeat + " runs");
-        Tally vbd = trial(candidates, true);
-        report.put("vbd", tallyJson(vbd));
-        if (vbd.failures() > 0 && !background.isEmpty()) {
+        Tally searchTop = trial(candidates, true);
+        report.put("vbd", tallyJson(searchTop));
+        Tally vbd = searchTop;
+        if (searchTop.failures() > 0 && !background.isEmpty()) {
             say("   it failed with what one thread touched relaxed; under vbd with nothing relaxed, " + repeat + " runs");
-            Tally whole = run("nothing relaxed", o, true);
-            report.put("vbdNothingRelaxed", tallyJson(whole));
-            if (whole.failures() == 0) {
-                System.out.println("vbd bisect: the failure vanishes under vbd (" + whole.rate() + " runs failed), but not with every"
-                        + " field and array the observed run saw one thread touch relaxed (" + vbd.rate() + " failed): the"
+            vbd = run("nothing relaxed", o, true);
+            report.put("vbdNothingRelaxed", tallyJson(vbd));
+            if (vbd.failures() == 0) {
+                System.out.println("vbd bisect: the failure vanishes under vbd (" + vbd.rate() + " runs failed), but not with every"
+                        + " field and array the observed run saw one thread touch relaxed (" + searchTop.rate() + " failed): the"
                         + " observed run did not share what the failing runs share. Run bisect again, or give the program"
                         + " arguments under which its threads meet as they do when it fails");
                 return verdict("sharing-not-observed", 1);
