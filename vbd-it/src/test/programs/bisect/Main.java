@@ -1,3 +1,4 @@
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,7 +12,9 @@ import java.util.function.Predicate;
  * exits 0 when the program worked, 1 when it did not; a stuck thread is caught by a bounded join.
  * Exits go through System.exit, not halt, so that shutdown hooks (vbd's observer) still run.
  *
- * <p>Usage: {@code Main VARIANT}. The culprits, what must be SC for the failure to vanish:
+ * <p>Usage: {@code Main VARIANT [exit|print|hang]}; the second word says how a failure shows (an
+ * exit status of 1, the default; a line only; a program that never ends), for the ways
+ * {@code vbd bisect} can tell a failure. The culprits, what must be SC for the failure to vanish:
  * <ul>
  * <li>{@code stop-flag}: the field {@code Worker.stop}.
  * <li>{@code dcl}: the static field {@code Registry.instance} (not {@code Registry.loaded},
@@ -32,13 +35,21 @@ public class Main {
     static final long JOIN_MILLIS = 2000;
 
     private static String variant;
+    /** How a failure shows: exit status 1 ({@code exit}), or a line only, with exit status 0 ({@code print}). */
+    private static String shows = "exit";
+    /** {@code hang}: a stop flag the worker never sees leaves the program waiting for it for ever. */
+    private static boolean hang;
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: Main stop-flag|dcl|dekker|array-message|logic");
+        if (args.length < 1 || args.length > 2 || args.length == 2 && !List.of("exit", "print", "hang").contains(args[1])) {
+            System.err.println("usage: Main stop-flag|dcl|dekker|array-message|logic [exit|print|hang]");
             System.exit(2);
         }
         variant = args[0];
+        if (args.length == 2) {
+            hang = args[1].equals("hang");
+            if (!hang) shows = args[1];
+        }
         startDecoys();
         switch (variant) {
             case "stop-flag": stopFlag(); break;
@@ -60,6 +71,7 @@ public class Main {
         // long enough for C2 to compile the worker's loop (OSR) before the flag changes
         Thread.sleep(1000);
         worker.stop = true;
+        if (hang) t.join();
         t.join(JOIN_MILLIS);
         if (t.isAlive()) fail("the worker still runs " + JOIN_MILLIS + " ms after Worker.stop was set");
         pass("the worker stopped after " + worker.rounds + " rounds");
@@ -216,6 +228,6 @@ public class Main {
 
     private static void fail(String what) {
         System.out.println(variant + ": FAILED: " + what);
-        System.exit(1);
+        System.exit(shows.equals("print") ? 0 : 1);
     }
 }

@@ -19,6 +19,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Test;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,11 +50,15 @@ class BisectTest {
         }
     }
 
-    private static Bisected bisect(Jvm jvm, String variant) throws Exception {
+    private static Bisected bisect(Jvm jvm, String variant, String... more) throws Exception {
         Program p = program();
         Path json = Files.createTempFile(Programs.target(), "bisect-" + variant + "-", ".json");
         List<String> cmd = new ArrayList<>(List.of(Programs.home().resolve("bin/vbd").toString(), "bisect",
-                "--repeat", REPEAT, "--json", json.toString(), "--", jvm.launcher().toString(), "-cp", p.classPath(), "Main", variant));
+                "--repeat", REPEAT, "--json", json.toString()));
+        int dashes = List.of(more).indexOf("--");
+        cmd.addAll(List.of(more).subList(0, Math.max(0, dashes)));
+        cmd.addAll(List.of("--", jvm.launcher().toString(), "-cp", p.classPath(), "Main", variant));
+        cmd.addAll(List.of(more).subList(dashes + 1, more.length));
         Path out = Files.createTempFile(Programs.target(), "bisect-" + variant + "-", ".out");
         Path err = Files.createTempFile(Programs.target(), "bisect-" + variant + "-", ".err");
         Process proc = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
@@ -61,13 +67,13 @@ class BisectTest {
                 Files.readString(err, StandardCharsets.UTF_8),
                 Files.size(json) == 0 ? Map.of() : (Map<?, ?>) Json.parse(Files.readString(json, StandardCharsets.UTF_8)));
         Reports.append("bisect-report.txt", "vbd bisect on planted bugs among " + DECOYS + " decoy fields, --repeat " + REPEAT,
-                String.format("%-14s %s: %s, %s trials, %s runs, %s s%n", variant, jvm, b.json.get("verdict"),
+                String.format("%-14s %s %s: %s, %s trials, %s runs, %s s%n", variant, String.join(" ", more), jvm, b.json.get("verdict"),
                         b.json.get("trials"), b.json.get("runs"), b.json.get("seconds")));
         return b;
     }
 
-    private static void assertFound(Jvm jvm, String variant, Set<String> culprits) throws Exception {
-        Bisected b = bisect(jvm, variant);
+    private static void assertFound(Jvm jvm, String variant, Set<String> culprits, String... more) throws Exception {
+        Bisected b = bisect(jvm, variant, more);
         assertEquals("found", b.json.get("verdict"), b::describe);
         assertEquals(0, b.status, b::describe);
         assertEquals(culprits, b.culprits(), b::describe);
@@ -97,6 +103,22 @@ class BisectTest {
     @OnEachJdk
     void aMessagePassedThroughAPlainArrayElement(int jdk) throws Exception {
         assertFound(Jvms.require(jdk), "array-message", Set.of("arrays Mailbox#receive"));
+    }
+
+    /** A failure that shows only as a line of output, exit status 0: {@code --fail-regex} tells it. */
+    @Test
+    void aFailureTheOutputShows() throws Exception {
+        Jvm jvm = Jvms.require(17);
+        Bisected unseen = bisect(jvm, "stop-flag", "--", "print");
+        assertEquals("not-reproduced", unseen.json.get("verdict"), unseen::describe);
+        assertTrue(unseen.out.contains("the failure did not show in " + REPEAT + " runs with every candidate relaxed"), unseen::describe);
+        assertFound(jvm, "stop-flag", Set.of("field Worker#stop"), "--fail-regex", ": FAILED: ", "--", "print");
+    }
+
+    /** A failure that shows as a program that never ends: {@code --timeout} tells it. */
+    @Test
+    void aFailureThatNeverEnds() throws Exception {
+        assertFound(Jvms.require(17), "stop-flag", Set.of("field Worker#stop"), "--timeout", "6", "--", "hang");
     }
 
     @OnEachJdk
