@@ -451,18 +451,8 @@ final class Recorder {
 
     /** The class that declares the static field a site names through {@code owner}, which may inherit it. */
     private static Class<?> declaringClass(Class<?> owner, Site site) {
-        String name = site.target().substring(site.target().lastIndexOf('.') + 1);
-        java.util.ArrayDeque<Class<?>> todo = new java.util.ArrayDeque<>();
-        todo.add(owner);
-        while (!todo.isEmpty()) {
-            Class<?> c = todo.poll();
-            for (java.lang.reflect.Field f : c.getDeclaredFields()) {
-                if (f.getName().equals(name) && java.lang.reflect.Modifier.isStatic(f.getModifiers())) return c;
-            }
-            todo.addAll(List.of(c.getInterfaces()));
-            if (c.getSuperclass() != null) todo.add(c.getSuperclass());
-        }
-        return owner;
+        java.lang.reflect.Field f = Sharing.declared(owner, site);
+        return f == null ? owner : f.getDeclaringClass();
     }
 
     void initialising(Class<?> c) {

@@ -198,7 +198,7 @@ final class Sharing {
      * instruction names (for an instance field, found among the object's superclasses), up through
      * its superclasses, and for a static field its interfaces too.
      */
-    private static Field declared(Object o, Site site) {
+    static Field declared(Object o, Site site) {
         boolean isStatic = o instanceof Class<?>;
         String ownerName = site.target().substring(0, site.target().lastIndexOf('.'));
         String name = site.target().substring(site.target().lastIndexOf('.') + 1);
