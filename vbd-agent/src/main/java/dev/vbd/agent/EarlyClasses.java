@@ -195,15 +195,25 @@ final class EarlyClasses implements ClassFileTransformer, FieldOracle {
     }
 
     /** For the verifier: why each early class is uncovered (by internal name). */
-    static Map<String, String> reasons(RewriteStats stats) {
+    static Map<String, String> reasons(RewriteStats stats, boolean safeConstruction) {
         Map<String, String> out = new HashMap<>();
         for (String n : stats.early) {
             String unfenced = stats.earlyUnfenced.get(n);
-            out.put(n.replace('.', '/'), unfenced != null
+            out.put(n.replace('.', '/'), safeConstruction ? "loaded before vbd's agent started: constructors as compiled"
+                    : unfenced != null
                     ? "loaded before vbd's agent started, and could not be fenced (" + unfenced + "): runs as compiled"
                     : "loaded before vbd's agent started: fields as compiled (not volatile), accesses to them fenced");
         }
         return out;
+    }
+
+    /** What {@link #warning} says under safe construction, where the early classes run as compiled. */
+    String constructionWarning() {
+        return "vbd: warning: " + names.size() + (names.size() == 1 ? " class was" : " classes were")
+                + " loaded before vbd's agent started, so their constructors run as compiled, without safe construction: "
+                + String.join(", ", names.subList(0, Math.min(SHOWN, names.size())))
+                + (names.size() > SHOWN ? ", ... (" + (names.size() - SHOWN) + " more)" : "")
+                + ". --strict makes this an error.";
     }
 
     /** One paragraph for stderr, said once at start-up. */

@@ -126,6 +126,14 @@ final class LoadTimeRewriter {
         FieldMode prepared = preparedFields(dir);
         if (asked == null) return prepared == null ? FieldMode.VOLATILE : prepared;
         if (prepared == null || prepared == asked.jdk()) return asked;
+        if (!asked.sc() || !prepared.sc()) {
+            String option = !asked.sc() ? "--mode safe-construction" : "--fields " + asked.word();
+            die("the JDK prepared in " + dir + " is " + (prepared.sc() ? "for sequential consistency" : "for safe construction")
+                    + ", and the program asks for " + (asked.sc() ? "sequential consistency" : "safe construction")
+                    + "; start the program through 'bin/vbd run " + option + "', or use the options 'bin/vbd jvm-args "
+                    + option + "' prints");
+            return null;
+        }
         die("the JDK prepared in " + dir + " has " + prepared.word() + " fields, and " + asked.word()
                 + " fields need one prepared with " + asked.jdk().word() + " fields; start the program through"
                 + " 'bin/vbd run --fields " + asked.word() + "', or use the options 'bin/vbd jvm-args --fields "
@@ -134,7 +142,7 @@ final class LoadTimeRewriter {
     }
 
     /** How the JDK in {@code dir} made its fields SC, or null when the directory does not say (or none is known). */
-    private static FieldMode preparedFields(File dir) {
+    static FieldMode preparedFields(File dir) {
         if (dir == null) return null;
         try (FileInputStream in = new FileInputStream(new File(dir, "fields.txt"))) {
             return FieldMode.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());

@@ -82,7 +82,13 @@ public final class VbdAgent {
             LoadTimeRewriter.die("the prepared JDK does not hand hidden classes to vbd (prepared by another vbd build?)");
             return;
         }
-        if (!early.isEmpty()) {
+        if (!early.isEmpty() && !fields.sc()) {
+            // their constructors cannot gain fences without rewriting them again, which safe
+            // construction alone does not justify: they run as compiled, and the verifier lists them
+            s.early.addAll(early.names);
+            System.err.println(early.constructionWarning());
+            System.err.flush();
+        } else if (!early.isEmpty()) {
             early.cover(inst);
             s.early.addAll(early.names);
             s.earlyUnfenced.putAll(early.failed);

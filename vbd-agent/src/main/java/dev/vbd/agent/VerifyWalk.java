@@ -1,5 +1,7 @@
 package dev.vbd.agent;
 
+import dev.vbd.core.rewrite.FieldMode;
+
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.verify.ClassEntry;
@@ -116,14 +118,16 @@ final class VerifyWalk implements ClassFileTransformer {
         VerifyReport report = new VerifyReport();
         PreparedJdk jdk = options.jdkDir() == null ? null : new PreparedJdk(options.jdkDir());
         try {
-            return walk(inst, policy, stats, report, jdk, hidden);
+            FieldMode fields = options.fields() != null ? options.fields()
+                    : LoadTimeRewriter.preparedFields(options.jdkDir() == null ? null : options.jdkDir().toFile());
+            return walk(inst, policy, stats, report, jdk, hidden, fields == FieldMode.SAFE_CONSTRUCTION);
         } finally {
             if (jdk != null) jdk.close();
         }
     }
 
     private VerifyReport walk(Instrumentation inst, Policy policy, RewriteStats stats, VerifyReport report, PreparedJdk jdk,
-                              HiddenClasses hidden) {
+                              HiddenClasses hidden, boolean safeConstruction) {
         List<Class<?>> modifiable = new ArrayList<>();
         // Hidden classes cannot be read back; those vbd rewrote are verified from the bytes it gave the JVM.
         List<HiddenClasses.Rewritten> rewrittenHidden = hidden.rewritten();
@@ -201,8 +205,9 @@ final class VerifyWalk implements ClassFileTransformer {
             failed = new HashMap<>(stats.failed);
         }
         new Verifier(policy)
+                .safeConstruction(safeConstruction)
                 .failedRewrites(failed)
-                .earlyLoaded(EarlyClasses.reasons(stats))
+                .earlyLoaded(EarlyClasses.reasons(stats, safeConstruction))
                 .lookup((loader, name) -> packageInfo(loaders.get(loader), name))
                 .verify(entries, report);
         openPaths().forEach((what, n) -> report.addFinding(new Finding("(linked at run time)", BOOT,

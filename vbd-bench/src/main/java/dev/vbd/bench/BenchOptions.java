@@ -29,15 +29,18 @@ public final class BenchOptions {
                                  invocations of xalan at 1 thread): about 45 minutes on 2 cores
               --jmh              only the JMH microbenchmarks, in the interpreter, C1 and C2: about
                                  4 minutes with --quick, about 18 minutes with --full; stock against
-                                 the first vbd configuration of --configs (vbd, vbd-fenced or
-                                 vbd-speculative); --invocations N sets the forks per configuration
-              --benchmarks a,b   with --jmh: only these microbenchmarks (default: all)
+                                 the first vbd configuration of --configs (vbd, vbd-fenced,
+                                 vbd-speculative or vbd-safe-construction); --invocations N sets the forks per configuration
+              --benchmarks a,b   with --jmh: only these microbenchmarks (default: all of UnitCosts);
+                                 final_NN and plain_NN (NN: 00, 01, 02, 04, 08, 16, 32, 64) are
+                                 Shipilev's controls of safe construction (ConstructionControls)
               --tiers a,b        with --jmh: only these tiers, among interpreter, C1, C2 (default: all)
               --startup          only start-up: short programs, stock against vbd (--startup --help)
               --dry-run          print the plan (invocations per workload and configuration), run nothing
               --workloads a,b    workloads by name, or 'all'
               --configs a,b      among stock, stock-notiered, vbd, vbd+relaxed, vbd-notiered, vbd-fenced,
-                                 vbd-fenced+relaxed, vbd-speculative; and, for what each of vbd's proofs
+                                 vbd-fenced+relaxed, vbd-speculative, vbd-safe-construction (not SC:
+                                 --mode safe-construction); and, for what each of vbd's proofs
                                  that no other thread sees an access buys (--optimise), vbd-unoptimised,
                                  vbd-fenced-unoptimised, vbd-fenced-constructors, vbd-fenced-local-arrays;
                                  vbd+advised (the scopes 'bin/vbd advise' chose on each workload's
@@ -329,7 +332,7 @@ public final class BenchOptions {
             throw new IllegalArgumentException((benchmarks != null ? "--benchmarks" : "--tiers")
                     + " selects among the JMH microbenchmarks: give --jmh too");
         }
-        List<String> bs = benchmarks == null ? Micro.benchmarks() : selected("--benchmarks", "benchmark", benchmarks, Micro.benchmarks());
+        List<String> bs = benchmarks == null ? Micro.benchmarks() : selected("--benchmarks", "benchmark", benchmarks, Micro.known());
         List<Micro.Tier> tl = List.of(Micro.Tier.values());
         if (tiers != null) {
             List<Micro.Tier> set = new ArrayList<>();

@@ -25,6 +25,9 @@ public enum Config {
             "under vbd with fenced fields and the relaxed config"),
     VBD_SPECULATIVE("vbd-speculative", true, Relaxation.NONE, "speculative", List.of(), "stock",
             "under vbd with speculative fields (--fields speculative), nothing relaxed"),
+    /** Not SC: only that every constructor, the JDK's too, orders its stores before its object can be seen. */
+    VBD_SAFE_CONSTRUCTION("vbd-safe-construction", true, Relaxation.NONE, "safe-construction", List.of(), "stock",
+            "under vbd in safe construction (--mode safe-construction): constructors fenced, every other access as on stock"),
     // What each proof that no other thread can see an access buys: the same modes with fewer of them.
     VBD_UNOPTIMISED("vbd-unoptimised", true, "volatile", "none",
             "under vbd with every access fenced, local arrays too (--optimise none)"),
@@ -64,13 +67,19 @@ public enum Config {
     VBD_ALL_RELAXED("vbd+all-relaxed", true, Relaxation.ALL, List.of(), "stock",
             "negative control: under vbd with every class relaxed");
 
+    /** {@link #fields} of {@link #VBD_SAFE_CONSTRUCTION}, which {@link #vbdOptions} turns into {@code --mode safe-construction}. */
+    static final String SAFE_CONSTRUCTION = "safe-construction";
+
     /** Which relaxed config the vbd options are made with. */
     public enum Relaxation { NONE, LISTED, ALL, ADVISED }
 
     public final String id;
     public final boolean vbd;
     public final Relaxation relaxation;
-    /** How the program's fields are made SC: {@code bin/vbd run --fields volatile|fenced|speculative}. */
+    /**
+     * How the program's fields are made SC: {@code bin/vbd run --fields volatile|fenced|speculative};
+     * {@link #SAFE_CONSTRUCTION} for {@code --mode safe-construction}, which makes none SC.
+     */
     public final String fields;
     /** Which accesses vbd leaves plain because no other thread can see them: {@code bin/vbd run --optimise}. */
     public final String optimise;
@@ -130,6 +139,7 @@ public enum Config {
      */
     public List<String> vbdOptions(boolean defaults) {
         List<String> o = new java.util.ArrayList<>();
+        if (fields.equals(SAFE_CONSTRUCTION)) return List.of("--mode", SAFE_CONSTRUCTION);
         if (defaults || !fields.equals("volatile")) o.addAll(List.of("--fields", fields));
         if (!optimise.equals("all")) o.addAll(List.of("--optimise", optimise));
         return o;

@@ -2,6 +2,7 @@ package dev.vbd.bench;
 
 import dev.vbd.core.stats.Stats;
 import dev.vbd.core.stats.Stats.Estimate;
+import dev.vbd.bench.jmh.ConstructionControls;
 import dev.vbd.bench.jmh.UnitCosts;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.results.RunResult;
@@ -23,7 +24,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The JMH microbenchmarks ({@link UnitCosts}) under stock and under vbd, in each of HotSpot's
+ * The JMH microbenchmarks ({@link UnitCosts}, and when asked for Shipilev's controls of safe
+ * construction, {@link ConstructionControls}) under stock and under vbd, in each of HotSpot's
  * execution tiers: the interpreter, C1 alone and the default tiered C2, because start-up and short
  * programs run where C2 has not yet compiled. Each JMH fork is one invocation in the sense of the
  * method: forks of the two configurations alternate, the fork's score is JMH's mean over its
@@ -44,7 +46,7 @@ final class Micro {
 
         /** These settings with {@code forks} forks per configuration (null: as they are), of only these benchmarks and tiers. */
         Settings only(Integer forks, List<String> names, List<Tier> inTiers) {
-            List<String> b = new ArrayList<>(benchmarks);
+            List<String> b = new ArrayList<>(known());
             b.retainAll(names);
             List<Tier> t = new ArrayList<>(tiers);
             t.retainAll(inTiers);
@@ -101,6 +103,22 @@ final class Micro {
         return out;
     }
 
+    /** Every benchmark a run may select: {@link #benchmarks()}, then the construction controls, {@code final_NN} and {@code plain_NN}. */
+    static List<String> known() {
+        List<String> out = new ArrayList<>(benchmarks());
+        List<String> controls = new ArrayList<>();
+        for (Method m : ConstructionControls.class.getDeclaredMethods()) {
+            if (m.isAnnotationPresent(Benchmark.class)) controls.add(m.getName());
+        }
+        controls.sort(null);
+        out.addAll(controls);
+        return out;
+    }
+
+    private static Class<?> benchmarkClass(String name) {
+        return name.startsWith("final_") || name.startsWith("plain_") ? ConstructionControls.class : UnitCosts.class;
+    }
+
     private static int rank(List<String> order, String name) {
         int i = order.indexOf(name);
         return i < 0 ? order.size() : i;
@@ -126,7 +144,7 @@ final class Micro {
                 jvmArgs.addAll(tier.flags);
                 for (boolean underVbd : new boolean[] {false, true}) {
                     ChainedOptionsBuilder ob = new OptionsBuilder()
-                            .include("^" + Pattern.quote(UnitCosts.class.getName() + "." + name) + "$")
+                            .include("^" + Pattern.quote(benchmarkClass(name).getName() + "." + name) + "$")
                             .forks(1)
                             .warmupIterations(s.warmupIterations).warmupTime(TimeValue.milliseconds(s.iterationMs))
                             .measurementIterations(s.measurementIterations).measurementTime(TimeValue.milliseconds(s.iterationMs))
@@ -159,6 +177,31 @@ final class Micro {
         return rows;
     }
 
+    /**
+     * Shipilev's controls, judged where both the all-final and the all-plain benchmark of a size ran
+     * in a tier. Negative: {@code final_NN} under vbd against stock, whose interval must hold 1.00.
+     * Positive: {@code plain_NN} against {@code final_NN}, both under vbd, whose interval must hold
+     * 1.00 too; on stock Java the same ratio is given for what there is to close.
+     */
+    record Control(String size, Tier tier, Estimate negative, Estimate positive, Estimate stockPlainOverFinal) {
+        boolean negativePasses() { return negative.bounded() && negative.contains(1.0); }
+        boolean positivePasses() { return positive.bounded() && positive.contains(1.0); }
+    }
+
+    static List<Control> controls(List<Row> rows) {
+        List<Control> out = new ArrayList<>();
+        for (Row f : rows) {
+            if (!f.benchmark.startsWith("final_")) continue;
+            String size = f.benchmark.substring("final_".length());
+            for (Row p : rows) {
+                if (p.tier != f.tier || !p.benchmark.equals("plain_" + size)) continue;
+                out.add(new Control(size, f.tier, f.ratio, Stats.ratioCi(p.vbdForks, f.vbdForks),
+                        Stats.ratioCi(p.stockForks, f.stockForks)));
+            }
+        }
+        return out;
+    }
+
     static Map<String, Object> json(List<Row> rows, Map<String, Object> settings) {
         List<Object> list = new ArrayList<>();
         for (Row r : rows) {
@@ -167,12 +210,23 @@ final class Micro {
                     "ci95", Report.interval(r.ratio), "stock_forks_ns", Arrays.stream(r.stockForks).boxed().toList(),
                     "vbd_forks_ns", Arrays.stream(r.vbdForks).boxed().toList()));
         }
-        return Report.map("settings", settings, "benchmarks", list);
+        List<Object> controls = new ArrayList<>();
+        for (Control c : controls(rows)) {
+            controls.add(Report.map("fields", c.size, "tier", c.tier.label,
+                    "negative", Report.map("ratio", c.negative.value(), "ci95", Report.interval(c.negative),
+                            "expectation", "final_" + c.size + " under vbd / stock: 1.00 within the 95% interval", "pass", c.negativePasses()),
+                    "positive", Report.map("ratio", c.positive.value(), "ci95", Report.interval(c.positive),
+                            "expectation", "plain_" + c.size + " / final_" + c.size + " under vbd: 1.00 within the 95% interval",
+                            "pass", c.positivePasses()),
+                    "stock_plain_over_final", c.stockPlainOverFinal.value(), "stock_plain_over_final_ci95", Report.interval(c.stockPlainOverFinal)));
+        }
+        return controls.isEmpty() ? Report.map("settings", settings, "benchmarks", list)
+                : Report.map("settings", settings, "benchmarks", list, "construction_controls", controls);
     }
 
     static void markdown(StringBuilder md, List<Row> rows, Map<String, Object> settings) {
         md.append("## Microbenchmarks (JMH)\n\n");
-        md.append(String.format(Locale.ROOT, "`dev.vbd.bench.jmh.UnitCosts`; JMH forks per configuration: %s, alternating, each %s x %s ms "
+        md.append(String.format(Locale.ROOT, "`dev.vbd.bench.jmh.UnitCosts` (`final_NN`, `plain_NN`: `ConstructionControls`); JMH forks per configuration: %s, alternating, each %s x %s ms "
                         + "warm-up and %s x %s ms measured; JMH's own classes relaxed under vbd. ns/op, mean ± half the 95%% interval.%n%n",
                 settings.get("forks_per_config"), settings.get("warmup_iterations"), settings.get("iteration_ms"),
                 settings.get("measurement_iterations"), settings.get("iteration_ms")));
@@ -182,6 +236,20 @@ final class Micro {
         for (Row r : rows) {
             md.append("| ").append(r.benchmark).append(" | ").append(r.tier.label).append(" | ").append(ns(r.stock)).append(" | ").append(ns(r.vbd)).append(" | ")
                     .append(Report.ratio(r.ratio)).append(" |\n");
+        }
+        md.append('\n');
+        List<Control> controls = controls(rows);
+        if (controls.isEmpty()) return;
+        md.append("### Safe construction: Shipilev's controls\n\n");
+        md.append("Negative: `final_NN` (all-final fields) under vbd against stock must hold 1.00 in its 95% interval. "
+                + "Positive: `plain_NN` (all-plain fields) against `final_NN`, both under vbd, must hold 1.00 too: the plain "
+                + "classes come to cost what the final ones do. Stock's plain / final is given for what there is to close.\n\n");
+        md.append("| fields | tier | negative: final vbd / stock | pass | positive: plain / final under vbd | pass | stock plain / final |\n"
+                + "|---:|---|---:|---|---:|---|---:|\n");
+        for (Control c : controls) {
+            md.append("| ").append(c.size).append(" | ").append(c.tier.label).append(" | ").append(Report.ratio(c.negative))
+                    .append(" | ").append(c.negativePasses() ? "yes" : "NO").append(" | ").append(Report.ratio(c.positive))
+                    .append(" | ").append(c.positivePasses() ? "yes" : "NO").append(" | ").append(Report.ratio(c.stockPlainOverFinal)).append(" |\n");
         }
         md.append('\n');
     }

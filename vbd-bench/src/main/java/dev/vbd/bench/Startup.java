@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  * {@code vbd-patched} is the JDK's {@code java} with the options of
  * {@code bin/vbd jvm-args} (its modules patched at start, as launchers that keep their own
  * {@code java} run it); {@code vbd-fenced} is {@code bin/vbd run --fields fenced}'s, {@code vbd-speculative}
- * {@code --fields speculative}'s.
+ * {@code --fields speculative}'s, {@code vbd-safe-construction} {@code --mode safe-construction}'s.
  */
 final class Startup {
     static final String USAGE = """
@@ -49,8 +49,8 @@ final class Startup {
                                junit (300 small JUnit 5 tests through the JUnit Platform launcher),
                                first-NAME (the first iteration of bench workload NAME, at the quick size),
                                workloads (every first-NAME)
-              --configs a,b    among stock, vbd, vbd-first, vbd-agent, vbd-patched, vbd-fenced, vbd-speculative (default: all;
-                               stock is always run)
+              --configs a,b    among stock, vbd, vbd-first, vbd-agent, vbd-patched, vbd-fenced, vbd-speculative (default: all
+                               these; stock is always run), and vbd-safe-construction
               --java J         the java launcher of the JDK to measure (default: java)
               --out DIR        where startup.md and startup.json go (default: bench-results/<UTC time>-startup/)
             """;
@@ -66,6 +66,9 @@ final class Startup {
         return known;
     }
     static final List<String> CONFIGS = List.of("stock", "vbd", "vbd-first", "vbd-agent", "vbd-patched", "vbd-fenced", "vbd-speculative");
+    /** {@link #CONFIGS} and those run only when asked for. */
+    static final List<String> KNOWN = List.of("stock", "vbd", "vbd-first", "vbd-agent", "vbd-patched", "vbd-fenced", "vbd-speculative",
+            "vbd-safe-construction");
     private static final int JUNIT_CLASSES = 10;
     private static final int JUNIT_TESTS_PER_CLASS = 30;
 
@@ -110,7 +113,7 @@ final class Startup {
                     List<String> known = knownPrograms();
                     programs = pick(v.replace(WORKLOADS, String.join(",", known.subList(PROGRAMS.size(), known.size()))), known, "program");
                 }
-                case "--configs" -> configs = pick(v, CONFIGS, "configuration");
+                case "--configs" -> configs = pick(v, KNOWN, "configuration");
                 case "--java" -> java = v;
                 default -> out = Path.of(v).toAbsolutePath();
             }
@@ -327,6 +330,7 @@ final class Startup {
             case "vbd-agent" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--agent"), java, args));
             case "vbd-fenced" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--fields", "fenced"), java, args));
             case "vbd-speculative" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--fields", "speculative"), java, args));
+            case "vbd-safe-construction" -> cmd.addAll(VbdOptions.launchCommand(repo, List.of("--mode", "safe-construction"), java, args));
             default -> {
                 cmd.add(java);
                 cmd.addAll(VbdOptions.jvmArgs(repo, java, null));

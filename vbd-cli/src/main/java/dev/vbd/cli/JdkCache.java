@@ -123,7 +123,7 @@ public final class JdkCache {
         try {
             if (!quiet) {
                 System.err.println("vbd: preparing " + jdk.vendor() + " JDK " + jdk.version() + " (" + jdk.home()
-                        + ") for sequential consistency, " + fields.word() + " fields"
+                        + (fields.sc() ? ") for sequential consistency, " + fields.word() + " fields" : ") for safe construction")
                         + (optimise == Optimisations.ALL ? "" : ", optimising " + optimise.word()) + "; cached in " + dir);
             }
             List<String> cmd = new ArrayList<>(List.of(jdk.launcher().toString(), "-Xshare:off",

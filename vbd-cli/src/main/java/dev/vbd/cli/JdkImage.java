@@ -158,7 +158,7 @@ final class JdkImage {
      * fenced one's visitors too. (Without options the image takes its JDK's own mode.)
      */
     private static String trainingOptions(FieldMode fields) {
-        FieldMode program = fields == FieldMode.VOLATILE ? FieldMode.VOLATILE : FieldMode.SPECULATIVE;
+        FieldMode program = fields == FieldMode.VOLATILE || !fields.sc() ? fields : FieldMode.SPECULATIVE;
         return new AgentOptions(null, false, null, null, false, program, null).format();
     }
 

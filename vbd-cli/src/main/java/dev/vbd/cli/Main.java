@@ -63,6 +63,13 @@ public final class Main {
 
             options:
               --relaxed FILE        relaxed scopes for code you cannot annotate (docs/relaxed-config.md)
+              --mode sc|safe-construction
+                                    sc (the default): every heap access sequentially consistent;
+                                    safe-construction: only that every constructor, the JDK's too, gives
+                                    what it stored the guarantee of a final field (an object published
+                                    by a race is never seen partly built), every other access as on stock
+                                    Java (docs/safe-construction.md; run, launch, jvm-args, verify, prepare,
+                                    litmus, bench; a prepared JDK of its own)
               --fields volatile|fenced|speculative
                                     how the program's fields are made SC: declared volatile (the default),
                                     or left plain with each access fenced, so relaxed code and constructors
@@ -119,7 +126,7 @@ public final class Main {
         }
         String verb = args.get(0);
         List<String> rest = args.subList(1, args.size());
-        List<String> common = List.of("--relaxed", "--fields", "--optimise", "--cache", "--skip-unrewritable", "--strict", "--agent", "--quiet", "-q",
+        List<String> common = List.of("--relaxed", "--mode", "--fields", "--optimise", "--cache", "--skip-unrewritable", "--strict", "--agent", "--quiet", "-q",
                 "--progress");
         switch (verb) {
             case "launch": {
@@ -182,11 +189,13 @@ public final class Main {
             }
             case "advise": {
                 List<String> allowed = new ArrayList<>(common);
+                allowed.remove("--mode"); // it relaxes what SC costs; under safe construction nothing does
                 allowed.addAll(List.of("--budget", "--scope", "--profiles", "--profile-from", "--out"));
                 return AdviseCommand.run(Options.parse(verb, rest, allowed));
             }
             case "bisect": {
                 List<String> allowed = new ArrayList<>(common);
+                allowed.remove("--mode"); // it searches for what SC repairs
                 allowed.addAll(List.of("--fail-regex", "--timeout", "--repeat", "--jobs", "--json"));
                 return BisectCommand.run(Options.parse(verb, rest, allowed));
             }

@@ -15,7 +15,10 @@ final class Options {
     Path relaxed;
     Path cache = JdkCache.defaultRoot();
     boolean skipUnrewritable;
-    /** {@code --fields}: how the program's fields are made SC. */
+    /**
+     * {@code --fields}: how the program's fields are made SC; {@link FieldMode#SAFE_CONSTRUCTION}
+     * with {@code --mode safe-construction}.
+     */
     FieldMode fields = FieldMode.VOLATILE;
     /** {@code --optimise}: which accesses stay plain because no other thread can see them. */
     Optimisations optimise = Optimisations.ALL;
@@ -54,6 +57,8 @@ final class Options {
         Options o = new Options();
         String fields = System.getenv("VBD_FIELDS");
         if (fields != null && !fields.isEmpty() && allowed.contains("--fields")) o.fields = fieldMode("VBD_FIELDS", fields);
+        String mode = null;
+        boolean fieldsGiven = false;
         int i = 0;
         for (; i < args.size(); i++) {
             String a = args.get(i);
@@ -68,7 +73,7 @@ final class Options {
             }
             String value = null;
             if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")
-                    || name.equals("--fields") || name.equals("--optimise") || name.equals("--budget") || name.equals("--out")
+                    || name.equals("--fields") || name.equals("--mode") || name.equals("--optimise") || name.equals("--budget") || name.equals("--out")
                     || name.equals("--profiles") || name.equals("--profile-from") || name.equals("--scope")
                     || name.equals("--fail-regex") || name.equals("--timeout") || name.equals("--repeat") || name.equals("--jobs")) {
                 if (a.contains("=")) {
@@ -93,7 +98,16 @@ final class Options {
                     if (!Files.isRegularFile(p)) throw new UsageException("jar '" + value + "' does not exist");
                     o.jar = p;
                 }
-                case "--fields" -> o.fields = fieldMode("--fields", value);
+                case "--fields" -> {
+                    o.fields = fieldMode("--fields", value);
+                    fieldsGiven = true;
+                }
+                case "--mode" -> {
+                    if (!value.equals("sc") && !value.equals("safe-construction")) {
+                        throw new UsageException("--mode takes sc or safe-construction, got '" + value + "'");
+                    }
+                    mode = value;
+                }
                 case "--optimise" -> {
                     o.optimise = Optimisations.of(value);
                     if (o.optimise == null) throw new UsageException("--optimise takes " + Optimisations.choices() + ", got '" + value + "'");
@@ -122,6 +136,12 @@ final class Options {
                 default -> throw new UsageException("unknown option '" + a + "'");
             }
         }
+        if ("safe-construction".equals(mode)) {
+            // the other mode's choices: nothing is made SC, and no access is left plain by a proof
+            if (fieldsGiven) throw new UsageException("--fields chooses how --mode sc makes fields SC; --mode safe-construction makes none");
+            if (o.optimise != Optimisations.ALL) throw new UsageException("--optimise applies to --mode sc only");
+            o.fields = FieldMode.SAFE_CONSTRUCTION;
+        }
         return o;
     }
 
@@ -146,7 +166,7 @@ final class Options {
 
     private static FieldMode fieldMode(String where, String value) throws UsageException {
         FieldMode m = FieldMode.of(value);
-        if (m == null) {
+        if (m == null || !m.sc()) {
             throw new UsageException(where + " takes " + FieldMode.choices() + ", got '" + value + "'");
         }
         return m;

@@ -91,7 +91,7 @@ public final class PrepareJdk {
         Path out = Path.of(args[0]);
         FieldMode fields = args.length > 1 && args[1].startsWith(FIELDS) ? FieldMode.of(args[1].substring(FIELDS.length())) : null;
         if (fields == null || fields != fields.jdk()) {
-            System.err.println("vbd: the JDK's fields are made SC as " + FIELDS + "volatile or " + FIELDS + "fenced says"
+            System.err.println("vbd: the JDK is prepared as " + FIELDS + "volatile, " + FIELDS + "fenced or " + FIELDS + "safe-construction says"
                     + (args.length > 1 ? ", got '" + args[1] + "'" : ""));
             System.exit(2);
         }

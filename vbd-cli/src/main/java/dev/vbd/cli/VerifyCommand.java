@@ -84,7 +84,7 @@ final class VerifyCommand {
         VerifyReport report;
         try (PreparedJdk patch = new PreparedJdk(prepared)) {
             Map<String, Supplier<byte[]>> jdkClasses = patch.classes();
-            Verifier verifier = new Verifier(policy(o)).lookup((loader, name) -> {
+            Verifier verifier = new Verifier(policy(o)).safeConstruction(!o.fields.sc()).lookup((loader, name) -> {
                 Supplier<byte[]> s = jdkClasses.get(name);
                 return s == null ? null : s.get();
             });
@@ -189,8 +189,14 @@ final class VerifyCommand {
         for (Map<String, Object> u : list(json, "uninspectedClasses")) {
             out.println(p + "  rewritten but not checked: " + u.get("class") + " [" + u.get("loader") + "]: " + u.get("reason"));
         }
+        boolean construction = "safe-construction".equals(json.get("guarantee"));
+        if (construction) {
+            out.println(p + "safe construction: " + number(json, "constructionPoints") + " points where a constructor's object"
+                    + " may become visible after its stores checked for a release fence; " + number(json, "relaxedConstructors")
+                    + " relaxed constructors");
+        }
         long speculative = number(json, "speculativeAccesses");
-        out.println(p + "heap-access sites: " + number(json, "scSites") + " SC"
+        if (!construction) out.println(p + "heap-access sites: " + number(json, "scSites") + " SC"
                 + (speculative > 0 ? " (" + speculative + " of them speculative)" : "") + ", " + number(json, "relaxedSites")
                 + " relaxed, " + number(json, "localArrayAccesses") + " accesses to arrays not yet shared, "
                 + number(json, "unpublishedAccesses") + " constructor accesses to objects not yet shared; "
@@ -222,7 +228,7 @@ final class VerifyCommand {
             out.println(p + "  uncovered " + u.get("class") + " [" + u.get("loader") + "]: " + u.get("reason"));
         }
         long nonSc = number(json, "nonSc");
-        out.println(p + "nonSc = " + nonSc);
+        out.println(p + (construction ? "unsafe constructor points (nonSc) = " : "nonSc = ") + nonSc);
         List<Map<String, Object>> findings = list(json, "findings");
         shown = 0;
         for (Map<String, Object> f : findings) {

@@ -149,6 +149,33 @@ class EarlyClassesTest {
     }
 
     /**
+     * A hole of safe construction (safe-construction.md): with the agent, their constructors run
+     * as compiled. vbd says so at start-up, and the verifier lists them as uncovered and reports
+     * each constructor point without its fence.
+     */
+    @OnEachJdk
+    void underSafeConstructionTheirConstructorsRunAsCompiledAndTheVerifierSaysSo(int jdk) throws Exception {
+        Jvm jvm = Jvms.require(jdk);
+        Path json = Programs.target().resolve("early-safe-" + jdk + ".json");
+        Result r = vbd("verify", "-q", "--mode", "safe-construction", "--json", json.toString(), "--", jvm.launcher().toString(),
+                "-Djava.system.class.loader=SbLoader", "-cp", program().classPath(), "Main", "20000", "helper-fields");
+        assertTrue(r.err().contains("constructors run as compiled, without safe construction") && r.err().contains("SbLoader"), r.err());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> rep = (Map<String, Object>) Json.parse(Files.readString(json, StandardCharsets.UTF_8));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> uncovered = (List<Map<String, Object>>) rep.get("uncoveredClasses");
+        List<String> early = uncovered.stream()
+                .filter(u -> String.valueOf(u.get("reason")).equals(EARLY + ": constructors as compiled"))
+                .map(u -> String.valueOf(u.get("class"))).sorted().toList();
+        assertEquals(List.of("Helper", "SbLoader"), early, String.valueOf(uncovered));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> findings = (List<Map<String, Object>>) rep.get("findings");
+        assertTrue(findings.stream().anyMatch(f -> "SbLoader".equals(f.get("class")) && "CONSTRUCTOR".equals(f.get("kind"))),
+                String.valueOf(findings));
+        assertEquals(1, r.status(), "unfenced constructors fail the check:\n" + r.out() + r.err());
+    }
+
+    /**
      * The hole that stays (guarantee.md): the JVM keeps their fields plain, so method handles and
      * reflection on them access them plainly. The verifier reports each such accessor; the store
      * buffering the program then runs through them is printed, not asserted.

@@ -52,6 +52,8 @@ public final class ClassFacts {
         public final List<String> relaxedArrays = new ArrayList<>();
         /** Whether the class was rewritten with the checks of speculative fields. */
         public boolean speculative;
+        /** Whether the class was rewritten for safe construction alone ({@code --mode safe-construction}). */
+        public boolean construction;
         private Set<String> flippedSet;
 
         /** Whether the rewrite flipped a field of this name; a set, since a class may have thousands. */
@@ -123,6 +125,7 @@ public final class ClassFacts {
                     @Override
                     public void visit(String name, Object value) {
                         if (name.equals("speculative")) facts.marker.speculative = Boolean.TRUE.equals(value);
+                        if (name.equals("construction")) facts.marker.construction = Boolean.TRUE.equals(value);
                     }
 
                     @Override

@@ -159,6 +159,66 @@ public final class ConstructorLeaks {
         return new Unpublished(accesses, publishing);
     }
 
+    /**
+     * Where constructor {@code m} of class {@code owner} needs a release fence to give every store it
+     * made the guarantee of a {@code final} field (safe construction): before each instruction at
+     * which {@code this} may leave it, and before each return, where its caller may publish the
+     * object with a plain store; each only where a path from a store of the constructor's own, or
+     * from a call that may store, reaches it. Constructors it calls (its super constructor's, those of
+     * the objects it makes) are no such call: their own fences order their stores. When the code
+     * cannot be analysed, before every return and every instruction that could leak {@code this}.
+     */
+    public List<AbstractInsnNode> constructionFences(String owner, MethodNode m, boolean selfLeakFree) {
+        InsnList insns = m.instructions;
+        int n = insns.size();
+        if (!m.name.equals("<init>") || n == 0) return List.of();
+        BitSet stores = new BitSet(n);
+        for (int i = 0; i < n; i++) if (storesOrCalls(insns.get(i))) stores.set(i);
+        if (stores.isEmpty()) return List.of();
+        ControlFlow flow = new ControlFlow(n);
+        Frame<BasicValue>[] frames;
+        try {
+            frames = flow.analyzer(new ThisInterpreter()).analyze(owner, m);
+        } catch (AnalyzerException | RuntimeException e) {
+            frames = null;
+        }
+        BitSet afterStore = frames == null ? null : flow.reachableAfter(stores);
+        List<AbstractInsnNode> points = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            AbstractInsnNode insn = insns.get(i);
+            int op = insn.getOpcode();
+            if (op < 0) continue;
+            boolean returns = op >= Opcodes.IRETURN && op <= Opcodes.RETURN;
+            boolean point;
+            if (frames == null) {
+                point = returns || mayLeak(op);
+            } else {
+                Frame<BasicValue> f = frames[i];
+                if (f == null || !afterStore.get(i)) continue; // unreachable, or nothing stored yet
+                point = returns || leaks(owner, insn, f)
+                        || (!selfLeakFree && op == Opcodes.INVOKESPECIAL && ((MethodInsnNode) insn).name.equals("<init>")
+                            && ((MethodInsnNode) insn).owner.equals(owner)
+                            && isThis(f, Type.getArgumentTypes(((MethodInsnNode) insn).desc).length));
+            }
+            if (point) points.add(insn);
+        }
+        return points;
+    }
+
+    /** Whether an instruction stores to the heap, or calls what may, a constructor excepted. */
+    private static boolean storesOrCalls(AbstractInsnNode insn) {
+        int op = insn.getOpcode();
+        if (op == Opcodes.INVOKESPECIAL && ((MethodInsnNode) insn).name.equals("<init>")) return false;
+        return op == Opcodes.PUTFIELD || op == Opcodes.PUTSTATIC || (op >= Opcodes.IASTORE && op <= Opcodes.SASTORE)
+                || (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEDYNAMIC);
+    }
+
+    /** Whether an instruction of this opcode can let a value on the stack escape. */
+    private static boolean mayLeak(int op) {
+        return op == Opcodes.PUTFIELD || op == Opcodes.PUTSTATIC || op == Opcodes.AASTORE || op == Opcodes.ATHROW
+                || (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEDYNAMIC);
+    }
+
     private CtorResult analyse(ClassNode cn, MethodNode m, Set<String> finals) {
         InsnList insns = m.instructions;
         int n = insns.size();

@@ -123,7 +123,7 @@ public final class ClassRewriter implements FieldOracle {
      * soundness argument holds for x86-64's total store order: elsewhere the accesses stay fenced.
      */
     public ClassRewriter fields(FieldMode mode) {
-        if (jdk && mode != mode.jdk()) throw new IllegalStateException("the JDK's modules take volatile or fenced fields, not " + mode.word());
+        if (jdk && mode != mode.jdk()) throw new IllegalStateException("the JDK's modules take volatile, fenced or safe-construction fields, not " + mode.word());
         this.fieldMode = mode;
         return this;
     }
@@ -279,6 +279,14 @@ public final class ClassRewriter implements FieldOracle {
         if (facts.isModuleOrPackageInfo()) return RewriteResult.excluded(name, "module or package descriptor");
         Map<String, String> unfenced = new LinkedHashMap<>();
         try {
+            if (fieldMode == FieldMode.SAFE_CONSTRUCTION) {
+                List<String> relaxed = new ArrayList<>();
+                ClassWriter writer = new ClassWriter(reader, 0);
+                ClassVisitor rewriting = new SafeConstruction(writer, policy, facts, classRelaxed(facts), leaks, bytes, relaxed);
+                reader.accept(jdk ? JdkPatches.wrapForSafeConstruction(name, rewriting) : rewriting, 0);
+                return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
+                        List.of(), List.of(), relaxed, unfenced);
+            }
             Map<String, FieldDecision> fields = decideEach(facts, bytes);
             boolean classRelaxed = classRelaxed(facts);
             // sets: a class may declare tens of thousands of fields

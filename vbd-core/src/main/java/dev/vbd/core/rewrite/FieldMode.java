@@ -1,8 +1,10 @@
 package dev.vbd.core.rewrite;
 
 /**
- * How the program's fields are made sequentially consistent ({@code --fields}). The JDK's own
- * modules take {@link #jdk()}: volatile or fenced, never speculative.
+ * How the program's fields are made sequentially consistent ({@code --fields}), or, for
+ * {@link #SAFE_CONSTRUCTION} ({@code --mode safe-construction}), that they are not: the rewrite
+ * then gives constructors the guarantee of {@code final} fields and changes nothing else. The JDK's
+ * own modules take {@link #jdk()}: volatile, fenced or safe construction, never speculative.
  */
 public enum FieldMode {
     /** Fields that should be SC are declared volatile. */
@@ -14,11 +16,23 @@ public enum FieldMode {
      * owns the object (it ran its constructor) and no other thread has touched an object of the
      * same hierarchy.
      */
-    SPECULATIVE;
+    SPECULATIVE,
+    /**
+     * Not sequential consistency: fields stay as declared and every access as compiled, and each
+     * constructor orders the stores it made before every point where its object may become visible
+     * to another thread (each return, each leak of {@code this}) with a release fence, as HotSpot
+     * does for a constructor that stores a {@code final} field.
+     */
+    SAFE_CONSTRUCTION;
 
     /** The word the options take. */
     public String word() {
         return OptionWords.word(this);
+    }
+
+    /** Whether the mode makes every access sequentially consistent (all but {@link #SAFE_CONSTRUCTION}). */
+    public boolean sc() {
+        return this != SAFE_CONSTRUCTION;
     }
 
     /** Whether the fields stay plain in the JVM. */
@@ -33,6 +47,7 @@ public enum FieldMode {
      * get no owner field).
      */
     public FieldMode jdk() {
+        if (!sc()) return this;
         return plainInJvm() ? FENCED : VOLATILE;
     }
 
@@ -41,8 +56,8 @@ public enum FieldMode {
         return OptionWords.of(values(), word);
     }
 
-    /** The words, for messages: {@code 'volatile', 'fenced' or 'speculative'}. */
+    /** The words {@code --fields} takes, for messages: {@code 'volatile', 'fenced' or 'speculative'}. */
     public static String choices() {
-        return OptionWords.choices(values());
+        return OptionWords.choices(new FieldMode[] {VOLATILE, FENCED, SPECULATIVE});
     }
 }

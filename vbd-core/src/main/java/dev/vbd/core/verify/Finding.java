@@ -23,6 +23,11 @@ public record Finding(String className, String loader, String method, int offset
         FIELD,
         /** vbd's plain-field link outside a relaxed method. */
         PLAIN_FIELD,
+        /**
+         * Under safe construction: a point at which a constructor's object may become visible to
+         * another thread after a store of the constructor, without a release fence right before it.
+         */
+        CONSTRUCTOR,
         /** Code the verifier could not decode: nothing about it is known, so it counts against SC. */
         UNVERIFIABLE,
         /**

@@ -136,7 +136,7 @@ final class MethodCheck {
     }
 
     /** Whether {@code insn}, the instruction before a publishing one with no way in between, is a release fence. */
-    private static boolean releasedBefore(org.objectweb.asm.tree.AbstractInsnNode insn) {
+    static boolean releasedBefore(org.objectweb.asm.tree.AbstractInsnNode insn) {
         if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call) {
             return call.getOpcode() == Opcodes.INVOKESTATIC && call.owner.equals(Conventions.RUNTIME)
                     && (call.name.equals(Conventions.RELEASE) || call.name.equals(Conventions.FULL));

@@ -28,6 +28,8 @@ public final class Verifier {
     private ClassLookup lookup;
     private Map<String, String> failedRewrites = Map.of();
     private Map<String, String> early = Map.of();
+    /** Whether to check safe construction ({@code --mode safe-construction}) rather than SC. */
+    private boolean safeConstruction;
 
     public Verifier(Policy policy) {
         this.policy = policy;
@@ -51,6 +53,18 @@ public final class Verifier {
      */
     public Verifier earlyLoaded(Map<String, String> early) {
         this.early = early;
+        return this;
+    }
+
+    /**
+     * Checks what {@code --mode safe-construction} promises instead of SC: every constructor outside
+     * relaxed code has a release fence right before each point at which its object may become
+     * visible after one of its stores ({@link ConstructorLeaks#constructionFences}); nothing else.
+     * A finding is a constructor point without it; a class without the safe-construction marker is
+     * uncovered, and its constructors are checked as compiled.
+     */
+    public Verifier safeConstruction(boolean on) {
+        this.safeConstruction = on;
         return this;
     }
 
@@ -89,6 +103,7 @@ public final class Verifier {
             return outside == null ? null : outside.find("boot", n);
         });
         Scope scope = new Scope(policy, index, leaks);
+        if (safeConstruction) report.mode = "safe-construction";
         VerifyReport[] parts = new VerifyReport[facts.length];
         IntStream.range(0, facts.length).parallel().forEach(i -> {
             if (facts[i] == null) return;
@@ -114,6 +129,10 @@ public final class Verifier {
             return;
         }
         ClassFacts.Marker marker = facts.marker != null ? facts.marker : e.recordedMarker();
+        if (safeConstruction) {
+            verifyConstruction(e, facts, marker != null && marker.construction ? marker : null, scope, report);
+            return;
+        }
         Set<String> markedRelaxed = null;
         Set<String> markedArrays = null;
         boolean classRelaxed = false;
@@ -162,6 +181,39 @@ public final class Verifier {
             if (BulkOperations.isFencedBody(name, m.name())) check.fencedBody();
             if (!isRelaxed && check.orderedSites > 0 && facts.intrinsicMethods.contains(m.key())) {
                 report.intrinsics.add(new VerifyReport.Intrinsic(name.replace('/', '.'), m.key(), check.orderedSites));
+            }
+        }
+    }
+
+    private void verifyConstruction(ClassEntry e, ClassFacts facts, ClassFacts.Marker marker, Scope scope, VerifyReport report) {
+        String name = facts.name;
+        boolean classRelaxed = false;
+        if (marker != null) {
+            report.rewritten++;
+        } else {
+            String why = failedRewrites.get(name);
+            String before = early.get(name);
+            report.uncovered.add(new VerifyReport.Uncovered(name.replace('/', '.'), e.loader(),
+                    why != null ? "rewrite failed: " + why : before != null ? before : "no safe-construction marker: runs as compiled"));
+            classRelaxed = scope.classRelaxed(e.loader(), facts);
+        }
+        ClassCode code;
+        try {
+            code = new ClassCode(e.bytes().get());
+        } catch (RuntimeException ex) {
+            report.findings.add(new Finding(name, e.loader(), "<class>", 0, Finding.Kind.UNVERIFIABLE, "class file unreadable: " + ex));
+            return;
+        }
+        boolean leakFree = scope.leaks.constructorsLeakFree(code.b);
+        for (ClassCode.Method m : code.methods) {
+            if (m.codeStart() < 0 || !m.name().equals("<init>")) continue;
+            boolean relaxed = marker != null ? marker.relaxed.contains(m.key())
+                    : policy.methodRelaxed(name, m.name(), m.desc(), facts.relaxedMethods.contains(m.key()), classRelaxed);
+            try {
+                ConstructionCheck.run(code, m, e.loader(), scope.leaks, leakFree, relaxed, report);
+            } catch (RuntimeException ex) {
+                report.findings.add(new Finding(name, e.loader(), m.key(), 0, Finding.Kind.UNVERIFIABLE,
+                        "method code unreadable: " + ex));
             }
         }
     }

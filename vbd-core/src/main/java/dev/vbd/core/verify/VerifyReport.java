@@ -37,6 +37,12 @@ public final class VerifyReport {
     /** SC sites among {@link #scSites} fenced only when the object is not the current thread's (speculative fields). */
     int speculativeAccesses;
     int unresolvedFields;
+    /** What was checked: sequential consistency, or safe construction ({@code --mode safe-construction}). */
+    String mode = "sc";
+    /** Under safe construction: the constructor points checked (each return or leak of {@code this} after a store). */
+    int constructionPoints;
+    /** Under safe construction: constructors relaxed, so left without their fences. */
+    int relaxedConstructors;
     final List<Finding> findings = new ArrayList<>();
     final List<Uncovered> uncovered = new ArrayList<>();
     /** Rewritten classes whose bytes could not be read back, so not checked. */
@@ -70,6 +76,10 @@ public final class VerifyReport {
     public int unpublishedAccesses() { return unpublishedAccesses; }
     public int speculativeAccesses() { return speculativeAccesses; }
     public int unresolvedFields() { return unresolvedFields; }
+    /** {@code sc} or {@code safe-construction}: which guarantee the findings are measured against. */
+    public String mode() { return mode; }
+    public int constructionPoints() { return constructionPoints; }
+    public int relaxedConstructors() { return relaxedConstructors; }
     public List<Finding> findings() { return List.copyOf(findings); }
     public List<Uncovered> uncoveredClasses() { return List.copyOf(uncovered); }
     public List<Intrinsic> intrinsics() { return List.copyOf(intrinsics); }
@@ -113,6 +123,8 @@ public final class VerifyReport {
         unpublishedAccesses += o.unpublishedAccesses;
         speculativeAccesses += o.speculativeAccesses;
         unresolvedFields += o.unresolvedFields;
+        constructionPoints += o.constructionPoints;
+        relaxedConstructors += o.relaxedConstructors;
         findings.addAll(o.findings);
         uncovered.addAll(o.uncovered);
         uninspected.addAll(o.uninspected);
@@ -137,6 +149,7 @@ public final class VerifyReport {
 
     public Map<String, Object> toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("guarantee", mode);
         m.put("classes", classes);
         m.put("inspected", inspected);
         m.put("rewritten", rewritten);
@@ -151,6 +164,10 @@ public final class VerifyReport {
         m.put("unpublishedAccesses", unpublishedAccesses);
         m.put("speculativeAccesses", speculativeAccesses);
         m.put("unresolvedFields", unresolvedFields);
+        if (!mode.equals("sc")) {
+            m.put("constructionPoints", constructionPoints);
+            m.put("relaxedConstructors", relaxedConstructors);
+        }
         m.put("intrinsicMethods", intrinsics.size());
         m.put("unfenced", unfenced.size());
         m.putAll(extra);

@@ -192,6 +192,27 @@ class CliTest {
     }
 
     @Test
+    void modeNamesEachBadCombination() throws Exception {
+        Result unknown = vbd("run", "--mode", "relaxed", "--", "java", "-version");
+        assertEquals(2, unknown.status());
+        assertTrue(unknown.err().contains("--mode takes sc or safe-construction, got 'relaxed'"), unknown.err());
+        Result fields = vbd("run", "--mode", "safe-construction", "--fields", "fenced", "--", "java", "-version");
+        assertEquals(2, fields.status());
+        assertTrue(fields.err().contains("--fields chooses how --mode sc makes fields SC; --mode safe-construction makes none"), fields.err());
+        Result optimise = vbd("jvm-args", "--mode=safe-construction", "--optimise", "none", "--", "java");
+        assertEquals(2, optimise.status());
+        assertTrue(optimise.err().contains("--optimise applies to --mode sc only"), optimise.err());
+        Result asFields = vbd("run", "--fields", "safe-construction", "--", "java", "-version");
+        assertEquals(2, asFields.status());
+        assertTrue(asFields.err().contains("--fields takes 'volatile', 'fenced' or 'speculative', got 'safe-construction'"), asFields.err());
+        for (String verb : List.of("bisect", "advise")) {
+            Result r = vbd(verb, "--mode", "safe-construction", "--", "java", "-cp", ".", "Main");
+            assertEquals(2, r.status(), verb);
+            assertTrue(r.err().contains("'vbd " + verb + "' does not take option '--mode'"), r.err());
+        }
+    }
+
+    @Test
     void adviseSaysWhenTheWarmUpsEndNeverShows() throws Exception {
         Path dir = compile("Warm", """
                 public class Warm {

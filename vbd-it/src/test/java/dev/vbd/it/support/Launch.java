@@ -36,6 +36,7 @@ public final class Launch {
     private Path relaxedConfig;
     private boolean agent;
     private String fields;
+    private String mode;
     private final List<String> jvmOptions = new ArrayList<>();
 
     Launch(Program program, Jvm jvm, String[] args) {
@@ -74,6 +75,12 @@ public final class Launch {
         return this;
     }
 
+    /** {@code vbd run --mode MODE}; without it, sequential consistency. */
+    public Launch mode(String mode) {
+        this.mode = mode;
+        return this;
+    }
+
     /** Extra JVM options, for both stock and vbd runs. */
     public Launch jvmOptions(String... options) {
         jvmOptions.addAll(List.of(options));
@@ -88,9 +95,10 @@ public final class Launch {
     }
 
     public Outcome vbd() {
-        prepare(jvm, relaxedConfig, fields);
+        prepare(jvm, relaxedConfig, fields, mode);
         List<String> cmd = new ArrayList<>(vbdPrefix("run"));
         if (agent) cmd.add("--agent");
+        if (mode != null) cmd.addAll(List.of("--mode", mode));
         if (fields != null) cmd.addAll(List.of("--fields", fields));
         if (relaxedConfig != null) {
             cmd.add("--relaxed");
@@ -99,7 +107,7 @@ public final class Launch {
         cmd.add("--");
         cmd.add(jvm.launcher().toString());
         cmd.addAll(javaArgs());
-        return execute((agent ? "vbd --agent" : "vbd") + (fields == null ? "" : " --fields " + fields)
+        return execute((agent ? "vbd --agent" : "vbd") + (mode == null ? "" : " --mode " + mode) + (fields == null ? "" : " --fields " + fields)
                 + (relaxedConfig == null ? "" : " --relaxed"), cmd, timeout);
     }
 
@@ -128,13 +136,14 @@ public final class Launch {
      * of the preparation (it may relax JDK classes), and so is the way of making fields SC (fenced
      * and speculative fields take a JDK prepared with fenced fields), so each is prepared on its own.
      */
-    private static void prepare(Jvm jvm, Path relaxedConfig, String fields) {
+    private static void prepare(Jvm jvm, Path relaxedConfig, String fields, String mode) {
         // keyed by the jar's time stamp too: when vbd is rebuilt during a test run, its new build
         // prepares the JDK afresh, and that must happen here, not inside a program's run
         String key = jvm.feature() + "@" + jarStamp() + (relaxedConfig == null ? "" : "@" + relaxedConfig)
-                + (fields == null ? "" : "@" + fields);
+                + (fields == null ? "" : "@" + fields) + (mode == null ? "" : "@" + mode);
         PREPARED.computeIfAbsent(key, k -> {
             List<String> cmd = new ArrayList<>(vbdPrefix("prepare"));
+            if (mode != null) cmd.addAll(List.of("--mode", mode));
             if (fields != null) cmd.addAll(List.of("--fields", fields));
             if (relaxedConfig != null) {
                 cmd.add("--relaxed");

@@ -195,6 +195,28 @@ class VerifyTest {
         assertEquals(n(rep, "hidden"), why.values().stream().mapToLong(v -> ((Number) v).longValue()).sum(), "every unrewritten hidden class has its reason");
     }
 
+    /**
+     * Under safe construction the verifier checks constructors alone: every one, the JDK's too, has
+     * its release fences, and the program's plain fields and accesses are as compiled (no SC sites).
+     */
+    @ParameterizedTest
+    @MethodSource("javas")
+    void safeConstructionFencesEveryConstructorAndNothingElse(String java) throws Exception {
+        Path json = WORK.resolve("safe-" + Path.of(java).getFileName() + "-" + javas().indexOf(java) + ".json");
+        Result r = vbd("verify", "-q", "--mode", "safe-construction", "--json", json.toString(), "--", java,
+                "-cp", WORK.resolve("program").toString(), "Main", "3");
+        assertEquals(3, r.status(), "the program's exit status passes through when every constructor is fenced\n" + r.out() + r.err());
+        assertTrue(r.out().contains("verify-it total=2000 sum=2000 lazy=2000"), r.out());
+        assertTrue(r.out().contains("vbd verify: unsafe constructor points (nonSc) = 0"), r.out());
+        Map<String, Object> rep = report(json);
+        assertEquals("safe-construction", rep.get("guarantee"));
+        assertEquals(0, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
+        assertEquals(0, n(rep, "uncovered"), () -> String.valueOf(rep.get("uncoveredClasses")));
+        assertTrue(n(rep, "rewritten") > 100, "rewritten: " + rep.get("rewritten"));
+        assertTrue(n(rep, "constructionPoints") > 100, "the JDK's constructors are checked too: " + rep.get("constructionPoints"));
+        assertEquals(0, n(rep, "scSites"), "safe construction makes no access SC");
+    }
+
     @ParameterizedTest
     @MethodSource("javas")
     void indirectPathsWithoutAFenceAreReported(String java) throws Exception {

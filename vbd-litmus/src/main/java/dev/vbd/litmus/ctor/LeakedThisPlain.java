@@ -1,5 +1,6 @@
 package dev.vbd.litmus.ctor;
 
+import dev.vbd.litmus.ConstructionGuarantee;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.II_Result;
 
@@ -10,6 +11,7 @@ import static org.openjdk.jcstress.annotations.Expect.*;
  * then a. The store before the leak and the store after it must both be ordered with the leak.
  */
 @JCStressTest
+@ConstructionGuarantee
 @Outcome(id = "-1, -1", expect = ACCEPTABLE, desc = "the reader ran before the leak")
 @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the leak, the reader, then b = 1")
 @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "writer, reader")

@@ -1,5 +1,6 @@
 package dev.vbd.litmus.publication;
 
+import dev.vbd.litmus.ConstructionGuarantee;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.II_Result;
 
@@ -7,6 +8,7 @@ import static org.openjdk.jcstress.annotations.Expect.*;
 
 /** Publication of a new object with non-final fields through a plain field. */
 @JCStressTest
+@ConstructionGuarantee
 @Outcome(id = "-1, -1", expect = ACCEPTABLE, desc = "reader, writer: no object yet")
 @Outcome(id = "1, 2", expect = ACCEPTABLE, desc = "writer, reader")
 @Outcome(id = {"0, 0", "1, 0", "0, 2"}, expect = FORBIDDEN,

@@ -1,6 +1,7 @@
 package dev.vbd.litmus.run;
 
 import dev.vbd.Relaxed;
+import dev.vbd.litmus.ConstructionGuarantee;
 import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Mode;
@@ -49,7 +50,7 @@ public final class Litmus {
     }
 
     static int run(Path home, LitmusOptions o) throws IOException, InterruptedException, LitmusOptions.UsageException {
-        List<Suite.Test> tests = Suite.select(o.tests, o.oversubscribe);
+        List<Suite.Test> tests = Suite.select(o.tests, o.safeConstruction(), o.oversubscribe);
         if (tests.isEmpty()) throw new LitmusOptions.UsageException("no test matches --tests '" + o.tests + "'");
         Path out = o.from != null ? o.from : o.out != null ? o.out : Files.createTempDirectory("vbd-litmus-");
         Files.createDirectories(out);
@@ -69,9 +70,9 @@ public final class Litmus {
             if (!byConfig.containsKey("vbd")) throw new IOException("no results of a vbd run under " + o.from);
             minutes = Double.NaN;
         } else {
-            System.err.printf("vbd litmus: %d tests, %s mode, JDK %s; reports in %s%n",
-                    tests.size(), o.preset.id(), jcstress.javaVersion(), out);
-            VbdArgs.Forks forks = VbdArgs.of(home, o.java, harness, o.agent, o.fields, o.optimise);
+            System.err.printf("vbd litmus: %d tests, %s mode, JDK %s%s; reports in %s%n",
+                    tests.size(), o.preset.id(), jcstress.javaVersion(), o.safeConstruction() ? ", vbd in safe construction" : "", out);
+            VbdArgs.Forks forks = VbdArgs.of(home, o.java, harness, o.agent, o.mode, o.fields, o.optimise);
             byConfig.put("vbd", collect("vbd", forks, tests, o.preset, jcstress));
             if (o.stock) {
                 byConfig.put("stock", collect("stock", new VbdArgs.Forks(o.java, List.of()), tests, o.preset, jcstress));
@@ -79,7 +80,7 @@ public final class Litmus {
             minutes = (System.nanoTime() - start) / 60e9;
         }
 
-        Report report = new Report(o.preset, jcstress.javaVersion(), tests, byConfig, minutes);
+        Report report = new Report(o.preset, o.mode, jcstress.javaVersion(), tests, byConfig, minutes);
         System.out.print(report.table());
         if (o.json != null) {
             Files.createDirectories(o.json.toAbsolutePath().getParent());
@@ -163,17 +164,30 @@ public final class Litmus {
             /** Its actors or fields are {@code @Relaxed}: they keep the Java Memory Model. */
             RELAXED,
             /** It shows a documented hole in vbd's guarantee, where vbd keeps the Java Memory Model. */
-            HOLE
+            HOLE,
+            /**
+             * Under safe construction: its forbidden outcomes are not SC, and that mode does not
+             * promise SC ({@link dev.vbd.litmus.ConstructionGuarantee} marks the tests it does hold to).
+             */
+            NOT_PROMISED
         }
 
-        static List<Test> select(java.util.regex.Pattern filter, boolean oversubscribe) {
+        /**
+         * The tests {@code filter} matches; without one, all of them, or under safe construction
+         * those it holds to and the store-buffering ones, which show that it is not SC.
+         */
+        static List<Test> select(java.util.regex.Pattern filter, boolean safeConstruction, boolean oversubscribe) {
             int cpus = Runtime.getRuntime().availableProcessors();
             List<Test> tests = new ArrayList<>();
             for (String name : new java.util.TreeSet<>(TestList.tests())) {
-                if (!filter.matcher(name).find()) continue;
-                TestInfo info = TestList.getInfo(name);
                 Class<?> c = load(name);
-                tests.add(new Test(name, info.threads(), isTermination(c), cpus, weak(c), oversubscribe));
+                boolean promised = c.isAnnotationPresent(ConstructionGuarantee.class);
+                boolean selected = filter != null ? filter.matcher(name).find()
+                        : !safeConstruction || promised || name.startsWith("dev.vbd.litmus.sb.");
+                if (!selected) continue;
+                TestInfo info = TestList.getInfo(name);
+                Weak weak = safeConstruction && !promised ? Weak.NOT_PROMISED : weak(c);
+                tests.add(new Test(name, info.threads(), isTermination(c), cpus, weak, oversubscribe));
             }
             return tests;
         }

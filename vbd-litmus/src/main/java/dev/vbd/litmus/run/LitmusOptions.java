@@ -6,15 +6,19 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** {@code vbd litmus [--quick|--full] [--stock] [--agent] [--fields MODE] [--optimise WHICH] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
+/** {@code vbd litmus [--quick|--full] [--stock] [--agent] [--mode MODE] [--fields MODE] [--optimise WHICH] [--json FILE] [--tests REGEX] [--java J] [--oversubscribe] [--out DIR]}. */
 final class LitmusOptions {
     static final String USAGE = """
-            usage: vbd litmus [--quick|--full] [--stock] [--agent] [--fields volatile|fenced|speculative] [--optimise WHICH]
-                              [--json FILE] [--tests REGEX] [--java JAVA] [--oversubscribe] [--out DIR | --from DIR]
+            usage: vbd litmus [--quick|--full] [--stock] [--agent] [--mode sc|safe-construction]
+                              [--fields volatile|fenced|speculative] [--optimise WHICH] [--json FILE] [--tests REGEX] [--java JAVA] [--oversubscribe] [--out DIR | --from DIR]
               --quick       one short fork per test and JVM configuration (the default; a few minutes)
               --full        forks until every test has at least 10^7 samples (10^3 for spin-loop tests)
               --stock       also run every test under stock Java, through the same jcstress forks
               --agent       forks rewrite with vbd's agent ('vbd run --agent') rather than the image's own define paths
+              --mode safe-construction
+                            the tests under 'vbd run --mode safe-construction': by default those whose
+                            forbidden outcomes it forbids too (any fails the run) and the store-buffering
+                            ones, whose non-SC outcomes it does not forbid (reported, not failures)
               --fields volatile|fenced|speculative
                             how the tests' fields are made SC, as 'vbd run --fields' (default: volatile)
               --optimise all|constructors|local-arrays|none
@@ -33,19 +37,23 @@ final class LitmusOptions {
     Preset preset = Preset.QUICK;
     boolean stock;
     boolean agent;
+    /** {@code --mode}: sc, or safe-construction, which takes no {@code --fields} nor {@code --optimise}. */
+    String mode = "sc";
     /** {@code --fields}: volatile, fenced or speculative. */
     String fields = "volatile";
     /** {@code --optimise}: all, constructors, local-arrays or none. */
     String optimise = "all";
     boolean oversubscribe;
     Path json;
-    Pattern tests = Pattern.compile(".*");
+    /** {@code --tests}; null for the default: every test, or under safe construction those {@link #safeConstruction()} selects. */
+    Pattern tests;
     String java = "java";
     Path out;
     Path from;
 
     static LitmusOptions parse(List<String> args) throws UsageException {
         LitmusOptions o = new LitmusOptions();
+        boolean fieldsGiven = false, optimiseGiven = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -59,6 +67,7 @@ final class LitmusOptions {
                         throw new UsageException("--fields takes 'volatile', 'fenced' or 'speculative', got '" + v + "'");
                     }
                     o.fields = v;
+                    fieldsGiven = true;
                 }
                 case "--optimise" -> {
                     String v = value(args, ++i, a);
@@ -66,6 +75,14 @@ final class LitmusOptions {
                         throw new UsageException("--optimise takes 'all', 'constructors', 'local-arrays' or 'none', got '" + v + "'");
                     }
                     o.optimise = v;
+                    optimiseGiven = true;
+                }
+                case "--mode" -> {
+                    String v = value(args, ++i, a);
+                    if (!v.equals("sc") && !v.equals("safe-construction")) {
+                        throw new UsageException("--mode takes 'sc' or 'safe-construction', got '" + v + "'");
+                    }
+                    o.mode = v;
                 }
                 case "--oversubscribe" -> o.oversubscribe = true;
                 case "--json" -> o.json = Path.of(value(args, ++i, a)).toAbsolutePath();
@@ -88,7 +105,15 @@ final class LitmusOptions {
                 default -> throw new UsageException("unknown option '" + a + "'");
             }
         }
+        if (o.safeConstruction() && (fieldsGiven || optimiseGiven)) {
+            throw new UsageException((fieldsGiven ? "--fields" : "--optimise") + " applies to --mode sc only");
+        }
         return o;
+    }
+
+    /** Whether the tests run under {@code --mode safe-construction}. */
+    boolean safeConstruction() {
+        return mode.equals("safe-construction");
     }
 
     private static String value(List<String> args, int i, String option) throws UsageException {

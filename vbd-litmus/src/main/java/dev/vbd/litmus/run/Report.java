@@ -8,14 +8,17 @@ import java.util.Map;
 /** The table, the JSON and the exit status of a litmus run. */
 final class Report {
     private final Preset preset;
+    /** The mode vbd ran the tests in: sc, or safe-construction. */
+    private final String vbdMode;
     private final String jdk;
     private final List<Litmus.Suite.Test> tests;
     private final Map<String, Map<String, Tally>> byConfig;
     private final double minutes;
 
-    Report(Preset preset, String jdk, List<Litmus.Suite.Test> tests, Map<String, Map<String, Tally>> byConfig,
+    Report(Preset preset, String vbdMode, String jdk, List<Litmus.Suite.Test> tests, Map<String, Map<String, Tally>> byConfig,
            double minutes) {
         this.preset = preset;
+        this.vbdMode = vbdMode;
         this.jdk = jdk;
         this.tests = tests;
         this.byConfig = byConfig;
@@ -48,7 +51,9 @@ final class Report {
         for (Litmus.Suite.Test t : tests) {
             if (!t.runnable()) continue;
             Tally v = tally("vbd", t);
-            if (v.forbidden > 0) bad.add(t.shortName() + ": " + v.forbidden + " forbidden " + v.forbiddenOutcomes);
+            if (v.forbidden > 0 && t.weak() != Litmus.Suite.Weak.NOT_PROMISED) {
+                bad.add(t.shortName() + ": " + v.forbidden + " forbidden " + v.forbiddenOutcomes);
+            }
             else if (v.error != null) bad.add(t.shortName() + ": " + v.error);
             else if (!v.ran()) bad.add(t.shortName() + ": no result");
         }
@@ -97,14 +102,18 @@ final class Report {
             if (notRun(t) != null) notes.add(notRun(t));
             if (oversubscribed(t) != null) notes.add(oversubscribed(t));
             if (v.error != null) notes.add("vbd: " + v.error);
-            if (v.forbidden > 0) notes.add("vbd FORBIDDEN " + v.forbiddenOutcomes);
+            if (v.forbidden > 0 && t.weak() == Litmus.Suite.Weak.NOT_PROMISED) {
+                notes.add("vbd: " + String.format(Locale.ROOT, "%,d", v.forbidden) + " not SC (safe construction does not promise SC)");
+            } else if (v.forbidden > 0) {
+                notes.add("vbd FORBIDDEN " + v.forbiddenOutcomes);
+            }
             if (v.interesting > 0) {
                 notes.add("vbd: " + String.format(Locale.ROOT, "%,d", v.interesting) + " weak (" + weakUnderVbd(t) + ")");
             }
             sb.append(row).append("  ").append(String.join("; ", notes)).append('\n');
         }
-        sb.append(String.format(Locale.ROOT, "%n%d tests (%d run here), %s mode, JDK %s%s%n", tests.size(), run,
-                preset.id(), jdk, Double.isNaN(minutes) ? "" : String.format(Locale.ROOT, ", %.1f min", minutes)));
+        sb.append(String.format(Locale.ROOT, "%n%d tests (%d run here), %s mode, JDK %s%s%s%n", tests.size(), run,
+                preset.id(), jdk, vbdMode.equals("sc") ? "" : ", vbd in " + vbdMode.replace('-', ' '), Double.isNaN(minutes) ? "" : String.format(Locale.ROOT, ", %.1f min", minutes)));
         List<String> bad = vbdFailures();
         sb.append(bad.isEmpty() ? "vbd: no forbidden outcome in any test\n"
                 : "vbd: FAILED in " + bad.size() + " tests:\n  " + String.join("\n  ", bad) + "\n");
@@ -117,10 +126,12 @@ final class Report {
     String json() {
         StringBuilder sb = new StringBuilder();
         sb.append("{\n  \"mode\": ").append(str(preset.id()))
+          .append(",\n  \"vbdMode\": ").append(str(vbdMode))
           .append(",\n  \"jdk\": ").append(str(jdk))
           .append(",\n  \"cpus\": ").append(Runtime.getRuntime().availableProcessors())
           .append(",\n  \"minutes\": ").append(Double.isNaN(minutes) ? "null" : String.format(Locale.ROOT, "%.2f", minutes))
           .append(",\n  \"vbdForbidden\": ").append(tests.stream().filter(Litmus.Suite.Test::runnable)
+                  .filter(t -> t.weak() != Litmus.Suite.Weak.NOT_PROMISED)
                   .mapToLong(t -> tally("vbd", t).forbidden).sum())
           .append(",\n  \"tests\": [");
         String sep = "\n";
@@ -131,7 +142,7 @@ final class Report {
             if (notRun(t) != null) sb.append(", \"notRun\": ").append(str(notRun(t)));
             if (t.oversubscribed()) sb.append(", \"oversubscribed\": true");
             if (t.weak() != Litmus.Suite.Weak.NONE) {
-                sb.append(", \"weak\": ").append(str(t.weak().name().toLowerCase(Locale.ROOT)));
+                sb.append(", \"weak\": ").append(str(t.weak().name().toLowerCase(Locale.ROOT).replace('_', '-')));
             }
             sb.append(",\n     \"vbd\": ").append(config(tally("vbd", t)))
               .append(",\n     \"stock\": ").append(byConfig.containsKey("stock") ? config(tally("stock", t)) : "null")

@@ -21,13 +21,16 @@ final class VbdArgs {
     record Forks(String host, List<String> prepend) {}
 
     /** {@code agent}: the forks rewrite with vbd's agent, as {@code bin/vbd run --agent} does. */
-    static Forks of(Path home, String java, Path relaxed, boolean agent, String fields, String optimise)
+    static Forks of(Path home, String java, Path relaxed, boolean agent, String mode, String fields, String optimise)
             throws IOException, InterruptedException {
         Path vbd = home.resolve("bin/vbd");
         List<String> cmd = new ArrayList<>(List.of(vbd.toString(), "launch", "--relaxed", relaxed.toString()));
         if (agent) cmd.add("--agent");
-        cmd.addAll(List.of("--fields", fields)); // whatever $VBD_FIELDS says
-        cmd.addAll(List.of("--optimise", optimise));
+        cmd.addAll(List.of("--mode", mode));
+        if (mode.equals("sc")) {
+            cmd.addAll(List.of("--fields", fields)); // whatever $VBD_FIELDS says
+            cmd.addAll(List.of("--optimise", optimise));
+        }
         cmd.addAll(List.of("--", java));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         ByteArrayOutputStream buf = new ByteArrayOutputStream();

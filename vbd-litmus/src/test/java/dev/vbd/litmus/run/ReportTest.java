@@ -35,7 +35,7 @@ class ReportTest {
             s.put(SPIN.name(), tally(20_000, 7));
             byConfig.put("stock", s);
         }
-        return new Report(preset, "17.0.15", List.of(SB, SPIN, IRIW), byConfig, 1.5);
+        return new Report(preset, "sc", "17.0.15", List.of(SB, SPIN, IRIW), byConfig, 1.5);
     }
 
     @Test
@@ -114,7 +114,7 @@ class ReportTest {
         Map<String, Tally> vbd = new TreeMap<>();
         vbd.put(relaxed.name(), stale);
         vbd.put(hole.name(), stale);
-        Report r = new Report(Preset.QUICK, "17.0.15", List.of(relaxed, hole), Map.of("vbd", vbd), 1.0);
+        Report r = new Report(Preset.QUICK, "sc", "17.0.15", List.of(relaxed, hole), Map.of("vbd", vbd), 1.0);
         assertEquals(0, r.exitStatus());
         assertTrue(r.table().contains("vbd: 25 weak (allowed: relaxed)"), r.table());
         assertTrue(r.table().contains("vbd: 25 weak (allowed: a known hole)"), r.table());
@@ -123,11 +123,31 @@ class ReportTest {
     }
 
     @Test
+    void underSafeConstructionOnlyTheOutcomesItForbidsFailTheRun() {
+        Litmus.Suite.Test sb = new Litmus.Suite.Test("dev.vbd.litmus.sb.IntField", 2, false, 2, Litmus.Suite.Weak.NOT_PROMISED, false);
+        Litmus.Suite.Test pub = new Litmus.Suite.Test("dev.vbd.litmus.construction.PlainFields", 2, false, 2, Litmus.Suite.Weak.NONE, false);
+        Map<String, Tally> vbd = new TreeMap<>();
+        vbd.put(sb.name(), tally(100_000, 1_234));
+        vbd.put(pub.name(), tally(100_000, 0));
+        Report r = new Report(Preset.QUICK, "safe-construction", "17.0.15", List.of(sb, pub), Map.of("vbd", vbd), 1.0);
+        assertEquals(0, r.exitStatus(), r.table());
+        assertTrue(r.table().contains("vbd: 1,234 not SC (safe construction does not promise SC)"), r.table());
+        assertTrue(r.table().contains("vbd in safe construction"), r.table());
+        assertTrue(r.json().contains("\"vbdMode\": \"safe-construction\""), r.json());
+        assertTrue(r.json().contains("\"vbdForbidden\": 0"), r.json());
+        assertTrue(r.json().contains("\"weak\": \"not-promised\""), r.json());
+        vbd.put(pub.name(), tally(100_000, 3));
+        Report bad = new Report(Preset.QUICK, "safe-construction", "17.0.15", List.of(sb, pub), Map.of("vbd", vbd), 1.0);
+        assertEquals(1, bad.exitStatus(), bad.table());
+        assertTrue(bad.table().contains("construction.PlainFields: 3 forbidden"), bad.table());
+    }
+
+    @Test
     void anOversubscribedTestRunsAndSaysSo() {
         Litmus.Suite.Test iriw = new Litmus.Suite.Test("dev.vbd.litmus.iriw.IntField", 4, false, 2, Litmus.Suite.Weak.NONE, true);
         Map<String, Tally> vbd = new TreeMap<>();
         vbd.put(iriw.name(), tally(100_000, 0));
-        Report r = new Report(Preset.QUICK, "17.0.15", List.of(iriw), Map.of("vbd", vbd), 1.0);
+        Report r = new Report(Preset.QUICK, "sc", "17.0.15", List.of(iriw), Map.of("vbd", vbd), 1.0);
         assertEquals(0, r.exitStatus());
         assertTrue(r.table().contains("oversubscribed: 4 actors on 2 CPUs"), r.table());
         assertFalse(r.table().contains("not run"), r.table());

@@ -22,10 +22,28 @@ class SuiteTest {
 
     @Test
     void theGeneratedListHasTheHoleTestAsATerminationTest() {
-        List<Suite.Test> tests = Suite.select(Pattern.compile("^dev\\.vbd\\.litmus\\.hole\\.ReflectiveFinalSpin$"), false);
+        List<Suite.Test> tests = Suite.select(Pattern.compile("^dev\\.vbd\\.litmus\\.hole\\.ReflectiveFinalSpin$"), false, false);
         assertEquals(1, tests.size());
         assertTrue(tests.get(0).termination());
         assertEquals(Weak.HOLE, tests.get(0).weak());
+    }
+
+    @Test
+    void safeConstructionSelectsTheTestsItHoldsToAndStoreBufferingWhichItDoesNot() {
+        List<Suite.Test> tests = Suite.select(null, true, false);
+        java.util.Map<String, Weak> byName = new java.util.TreeMap<>();
+        for (Suite.Test t : tests) byName.put(t.shortName(), t.weak());
+        for (String promised : List.of("construction.PlainFields", "construction.ArrayFilled", "construction.NestedObjects",
+                "construction.JdkList", "ctor.LeakedThisPlain", "publication.NonFinalFields")) {
+            assertEquals(Weak.NONE, byName.get(promised), promised + " in " + byName);
+        }
+        assertEquals(Weak.NOT_PROMISED, byName.get("sb.IntField"), byName.toString());
+        assertEquals(Weak.NOT_PROMISED, byName.get("sb.IntArray"), byName.toString());
+        // final fields leaked before their stores: safe construction promises nothing there, as for final
+        assertFalse(byName.containsKey("ctor.LeakedThisFinal"), byName.toString());
+        assertFalse(byName.containsKey("mp.IntField"), byName.toString());
+        // in SC mode every test is selected and keeps its own classification
+        assertEquals(Weak.NONE, Suite.select(Pattern.compile("^dev\\.vbd\\.litmus\\.sb\\.IntField$"), false, false).get(0).weak());
     }
 
     @Test

@@ -50,6 +50,19 @@ public final class JdkPatches {
         return cv;
     }
 
+    /**
+     * The patches a JDK prepared for safe construction needs, in front of {@code next}: those that
+     * route classes through vbd's rewriter and start it. With no field made volatile or fenced,
+     * nothing is left for the others to hide or to reach.
+     */
+    public static ClassVisitor wrapForSafeConstruction(String className, ClassVisitor next) {
+        ClassVisitor cv = next;
+        if (className.startsWith("java/lang/")) cv = new DefineClassPatch(cv);
+        if (className.equals(ClassLoaderAppendPatch.OWNER)) cv = new ClassLoaderAppendPatch(cv);
+        if (className.equals(StartUpPatch.OWNER)) cv = new StartUpPatch(cv);
+        return cv;
+    }
+
     /** {@code next}, or a visitor that patches it, for method {@code name+descriptor} of {@code owner}. */
     public static MethodVisitor patch(String owner, String name, String descriptor, MethodVisitor next) {
         if (FieldModifiersPatch.applies(owner, name, descriptor)) return new FieldModifiersPatch(next);

@@ -1,0 +1,38 @@
+package dev.vbd.core.verify;
+
+import dev.vbd.core.analysis.ConstructorLeaks;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.Opcodes;
+
+import java.util.List;
+
+/**
+ * Checks one constructor for safe construction: a release fence right before every point at which
+ * its object may become visible after one of its stores, found by the same analysis the rewrite
+ * uses ({@link ConstructorLeaks#constructionFences}).
+ */
+final class ConstructionCheck {
+    private ConstructionCheck() {}
+
+    static void run(ClassCode code, ClassCode.Method m, String loader, ConstructorLeaks leaks, boolean leakFree,
+                    boolean relaxed, VerifyReport report) {
+        MethodNode tree = code.tree(m);
+        List<AbstractInsnNode> points = leaks.constructionFences(code.className(), tree, leakFree);
+        if (relaxed) {
+            if (!points.isEmpty()) report.relaxedConstructors++;
+            return;
+        }
+        for (AbstractInsnNode p : points) {
+            report.constructionPoints++;
+            AbstractInsnNode prev = p.getPrevious();
+            while (prev != null && prev.getOpcode() < 0 && !(prev instanceof LabelNode)) prev = prev.getPrevious();
+            if (MethodCheck.releasedBefore(prev)) continue;
+            report.findings.add(new Finding(code.className(), loader, m.key(), tree.instructions.indexOf(p),
+                    Finding.Kind.CONSTRUCTOR, (p.getOpcode() >= Opcodes.IRETURN && p.getOpcode() <= Opcodes.RETURN
+                            ? "a return" : "a leak of this (opcode " + p.getOpcode() + ")")
+                    + " after a store of the constructor, with no release fence before it"));
+        }
+    }
+}
