@@ -78,6 +78,13 @@ public final class ClassFacts {
         return byNameAndDesc.get(name + ' ' + desc);
     }
 
+    /** The final instance fields this class declares, as {@code name + ' ' + descriptor}. */
+    public Set<String> finalInstanceFields() {
+        Set<String> out = new HashSet<>();
+        for (FieldFact f : declaredFields) if (f.isFinal() && !f.isStatic()) out.add(f.name() + ' ' + f.desc());
+        return out;
+    }
+
     public boolean hasFinalInstanceFields() {
         for (FieldFact f : fields.values()) {
             if (f.isFinal() && !f.isStatic()) return true;

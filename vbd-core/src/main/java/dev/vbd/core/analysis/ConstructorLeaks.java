@@ -165,10 +165,15 @@ public final class ConstructorLeaks {
      * which {@code this} may leave it, and before each return, where its caller may publish the
      * object with a plain store; each only where a path from a store of the constructor's own, or
      * from a call that may store, reaches it. Constructors it calls (its super constructor's, those of
-     * the objects it makes) are no such call: their own fences order their stores. When the code
-     * cannot be analysed, before every return and every instruction that could leak {@code this}.
+     * the objects it makes) are no such call: their own fences order their stores. A return that
+     * every path from the entry reaches only through a store of one of {@code finalFields} (name and
+     * descriptor, declared by {@code owner}) into {@code this} needs none either: the JVM itself
+     * fences a constructor that writes a final field at its exit, in every tier (the release barrier
+     * that gives {@code final} its meaning), and that barrier orders every store before it, not
+     * only the final field's. When the code cannot be analysed, before every return and every
+     * instruction that could leak {@code this}.
      */
-    public List<AbstractInsnNode> constructionFences(String owner, MethodNode m, boolean selfLeakFree) {
+    public List<AbstractInsnNode> constructionFences(String owner, MethodNode m, boolean selfLeakFree, Set<String> finalFields) {
         InsnList insns = m.instructions;
         int n = insns.size();
         if (!m.name.equals("<init>") || n == 0) return List.of();
@@ -183,6 +188,17 @@ public final class ConstructorLeaks {
             frames = null;
         }
         BitSet afterStore = frames == null ? null : flow.reachableAfter(stores);
+        BitSet finalStores = new BitSet(n);
+        if (frames != null) {
+            for (int i = 0; i < n; i++) {
+                if (insns.get(i) instanceof FieldInsnNode fi && fi.getOpcode() == Opcodes.PUTFIELD && fi.owner.equals(owner)
+                        && finalFields.contains(fi.name + ' ' + fi.desc) && frames[i] != null && surelyThis(frames[i], 1)) {
+                    finalStores.set(i); // a store into this cannot throw: its only way on is its successor
+                }
+            }
+        }
+        // the returns some path reaches without a final field's store, which the JVM's own fence covers
+        BitSet unfenced = finalStores.isEmpty() ? null : flow.reachableAvoiding(finalStores);
         List<AbstractInsnNode> points = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             AbstractInsnNode insn = insns.get(i);
@@ -195,7 +211,7 @@ public final class ConstructorLeaks {
             } else {
                 Frame<BasicValue> f = frames[i];
                 if (f == null || !afterStore.get(i)) continue; // unreachable, or nothing stored yet
-                point = returns || leaks(owner, insn, f)
+                point = (returns && (unfenced == null || unfenced.get(i))) || leaks(owner, insn, f)
                         || (!selfLeakFree && op == Opcodes.INVOKESPECIAL && ((MethodInsnNode) insn).name.equals("<init>")
                             && ((MethodInsnNode) insn).owner.equals(owner)
                             && isThis(f, Type.getArgumentTypes(((MethodInsnNode) insn).desc).length));

@@ -34,6 +34,21 @@ final class ControlFlow {
         };
     }
 
+    /** Instructions reachable from the method's entry by paths that pass none of {@code barriers}. */
+    BitSet reachableAvoiding(BitSet barriers) {
+        BitSet seen = new BitSet(successors.size());
+        if (successors.isEmpty()) return seen;
+        ArrayDeque<Integer> work = new ArrayDeque<>();
+        seen.set(0);
+        work.add(0);
+        while (!work.isEmpty()) {
+            int i = work.poll();
+            if (barriers.get(i)) continue;
+            for (int s : successors.get(i)) if (!seen.get(s)) { seen.set(s); work.add(s); }
+        }
+        return seen;
+    }
+
     /** Instructions reachable from the successors of {@code from}. */
     BitSet reachableAfter(BitSet from) {
         BitSet seen = new BitSet(successors.size());

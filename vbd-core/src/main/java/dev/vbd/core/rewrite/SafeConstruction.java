@@ -13,6 +13,7 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The rewrite of {@link FieldMode#SAFE_CONSTRUCTION}: each constructor outside relaxed code gets a
@@ -35,6 +36,7 @@ final class SafeConstruction extends ClassVisitor {
     /** The class file, read again only for a constructor that calls {@code this(...)}: whether any constructor may leak. */
     private final byte[] bytes;
     private Boolean leakFree;
+    private Set<String> finals;
     private final List<String> relaxed;
 
     SafeConstruction(ClassVisitor next, Policy policy, ClassFacts facts, boolean classRelaxed, ConstructorLeaks leaks,
@@ -60,7 +62,7 @@ final class SafeConstruction extends ClassVisitor {
         return new MethodNode(Opcodes.ASM9, access, name, descriptor, signature, exceptions) {
             @Override
             public void visitEnd() {
-                List<AbstractInsnNode> points = leaks.constructionFences(facts.name, this, !callsThis(this) || leakFree());
+                List<AbstractInsnNode> points = leaks.constructionFences(facts.name, this, !callsThis(this) || leakFree(), finals());
                 for (AbstractInsnNode p : points) instructions.insertBefore(p, FencingVisitor.releaseInsns());
                 if (!points.isEmpty()) maxStack++;
                 accept(out);
@@ -77,6 +79,12 @@ final class SafeConstruction extends ClassVisitor {
             }
         }
         return false;
+    }
+
+    /** The class's final instance fields, as {@code name + ' ' + descriptor}. */
+    private Set<String> finals() {
+        if (finals == null) finals = facts.finalInstanceFields();
+        return finals;
     }
 
     private boolean leakFree() {

@@ -128,15 +128,20 @@ final class MethodCheck {
         org.objectweb.asm.tree.MethodNode tree = code.tree(method);
         ConstructorLeaks.Unpublished u = leaks.unpublished(code.className(), tree, leaks.constructorsLeakFree(code.b));
         for (org.objectweb.asm.tree.AbstractInsnNode p : u.publishing()) {
-            org.objectweb.asm.tree.AbstractInsnNode prev = p.getPrevious();
-            while (prev != null && prev.getOpcode() < 0 && !(prev instanceof org.objectweb.asm.tree.LabelNode)) prev = prev.getPrevious();
-            if (!releasedBefore(prev)) return NONE;
+            if (!releasedRightBefore(p)) return NONE;
         }
         return u.accesses();
     }
 
+    /** Whether a release fence stands right before {@code p}, with no way into {@code p} in between. */
+    static boolean releasedRightBefore(org.objectweb.asm.tree.AbstractInsnNode p) {
+        org.objectweb.asm.tree.AbstractInsnNode prev = p.getPrevious();
+        while (prev != null && prev.getOpcode() < 0 && !(prev instanceof org.objectweb.asm.tree.LabelNode)) prev = prev.getPrevious();
+        return releasedBefore(prev);
+    }
+
     /** Whether {@code insn}, the instruction before a publishing one with no way in between, is a release fence. */
-    static boolean releasedBefore(org.objectweb.asm.tree.AbstractInsnNode insn) {
+    private static boolean releasedBefore(org.objectweb.asm.tree.AbstractInsnNode insn) {
         if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call) {
             return call.getOpcode() == Opcodes.INVOKESTATIC && call.owner.equals(Conventions.RUNTIME)
                     && (call.name.equals(Conventions.RELEASE) || call.name.equals(Conventions.FULL));

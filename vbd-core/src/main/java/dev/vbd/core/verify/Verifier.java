@@ -144,19 +144,11 @@ public final class Verifier {
                 report.unfenced.add(new VerifyReport.Unfenced(name.replace('/', '.'), e.loader(), m));
             }
         } else {
-            String why = failedRewrites.get(name);
-            String before = early.get(name);
-            report.uncovered.add(new VerifyReport.Uncovered(name.replace('/', '.'), e.loader(),
-                    why != null ? "rewrite failed: " + why : before != null ? before : "no vbd marker: runs as compiled"));
+            uncovered(e, name, "no vbd marker: runs as compiled", report);
             classRelaxed = scope.classRelaxed(e.loader(), facts);
         }
-        ClassCode code;
-        try {
-            code = new ClassCode(e.bytes().get());
-        } catch (RuntimeException ex) {
-            report.findings.add(new Finding(name, e.loader(), "<class>", 0, Finding.Kind.UNVERIFIABLE, "class file unreadable: " + ex));
-            return;
-        }
+        ClassCode code = code(e, name, report);
+        if (code == null) return;
         boolean jdk = MethodCheck.jdkLoader(e.loader());
         for (ClassCode.Method m : code.methods) {
             if ((m.access() & Opcodes.ACC_NATIVE) != 0 && !jdk) {
@@ -191,31 +183,42 @@ public final class Verifier {
         if (marker != null) {
             report.rewritten++;
         } else {
-            String why = failedRewrites.get(name);
-            String before = early.get(name);
-            report.uncovered.add(new VerifyReport.Uncovered(name.replace('/', '.'), e.loader(),
-                    why != null ? "rewrite failed: " + why : before != null ? before : "no safe-construction marker: runs as compiled"));
+            uncovered(e, name, "no safe-construction marker: runs as compiled", report);
             classRelaxed = scope.classRelaxed(e.loader(), facts);
         }
-        ClassCode code;
-        try {
-            code = new ClassCode(e.bytes().get());
-        } catch (RuntimeException ex) {
-            report.findings.add(new Finding(name, e.loader(), "<class>", 0, Finding.Kind.UNVERIFIABLE, "class file unreadable: " + ex));
-            return;
-        }
+        ClassCode code = code(e, name, report);
+        if (code == null) return;
         boolean leakFree = scope.leaks.constructorsLeakFree(code.b);
+        Set<String> finals = facts.finalInstanceFields();
         for (ClassCode.Method m : code.methods) {
             if (m.codeStart() < 0 || !m.name().equals("<init>")) continue;
             boolean relaxed = marker != null ? marker.relaxed.contains(m.key())
                     : policy.methodRelaxed(name, m.name(), m.desc(), facts.relaxedMethods.contains(m.key()), classRelaxed);
             try {
-                ConstructionCheck.run(code, m, e.loader(), scope.leaks, leakFree, relaxed, report);
+                ConstructionCheck.run(code, m, e.loader(), scope.leaks, leakFree, finals, relaxed, report);
             } catch (RuntimeException ex) {
                 report.findings.add(new Finding(name, e.loader(), m.key(), 0, Finding.Kind.UNVERIFIABLE,
                         "method code unreadable: " + ex));
             }
         }
+    }
+
+    /** The class's code, or null when it cannot be read, which is a finding. */
+    private static ClassCode code(ClassEntry e, String name, VerifyReport report) {
+        try {
+            return new ClassCode(e.bytes().get());
+        } catch (RuntimeException ex) {
+            report.findings.add(new Finding(name, e.loader(), "<class>", 0, Finding.Kind.UNVERIFIABLE, "class file unreadable: " + ex));
+            return null;
+        }
+    }
+
+    /** Lists a class as uncovered: why its rewrite failed, or why it came before the agent, or {@code otherwise}. */
+    private void uncovered(ClassEntry e, String name, String otherwise, VerifyReport report) {
+        String why = failedRewrites.get(name);
+        String before = early.get(name);
+        report.uncovered.add(new VerifyReport.Uncovered(name.replace('/', '.'), e.loader(),
+                why != null ? "rewrite failed: " + why : before != null ? before : otherwise));
     }
 
     /** The policy's answers about classes of the verified set, with package descriptors looked up once. */
