@@ -34,7 +34,7 @@ class SuiteTest {
         java.util.Map<String, Weak> byName = new java.util.TreeMap<>();
         for (Suite.Test t : tests) byName.put(t.shortName(), t.weak());
         for (String promised : List.of("construction.PlainFields", "construction.ArrayFilled", "construction.NestedObjects",
-                "construction.JdkList", "ctor.LeakedThisPlain", "publication.NonFinalFields")) {
+                "construction.JdkList", "construction.FinalAndPlain", "ctor.LeakedThisPlain", "publication.NonFinalFields")) {
             assertEquals(Weak.NONE, byName.get(promised), promised + " in " + byName);
         }
         assertEquals(Weak.NOT_PROMISED, byName.get("sb.IntField"), byName.toString());
