@@ -217,74 +217,25 @@ public final class ReservedLock implements Lock {
     }
 
     private void lockSlow(Thread me) {
-        for (;;) {
-            Reservation r = res;
-            if (r != null) {
-                if (r.owner == me) {
-                    int h = r.holds;
-                    if (h > 0) { r.holds = h + 1; return; }
-                    if (ownerAcquire(r)) return;
-                    continue;
-                }
-                revoke(r, WAIT_FOREVER, false);
-                continue;
-            }
-            base.lock();
-            if (res == null) {
-                afterBaseAcquire(me);
-                return;
-            }
-            base.unlock(); // reserved while we queued: cancel it first
+        try {
+            acquire(me, WAIT_FOREVER, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible acquisition was interrupted", e);
         }
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
         if (Thread.interrupted()) throw new InterruptedException();
-        Thread me = Thread.currentThread();
-        for (;;) {
-            Reservation r = res;
-            if (r != null) {
-                if (r.owner == me) {
-                    int h = r.holds;
-                    if (h > 0) { r.holds = h + 1; return; }
-                    if (ownerAcquire(r)) return;
-                    continue;
-                }
-                if (revoke(r, WAIT_FOREVER, true) == INTERRUPTED) throw new InterruptedException();
-                continue;
-            }
-            base.lockInterruptibly();
-            if (res == null) {
-                afterBaseAcquire(me);
-                return;
-            }
-            base.unlock();
-        }
+        acquire(Thread.currentThread(), WAIT_FOREVER, true);
     }
 
     @Override
     public boolean tryLock() {
-        Thread me = Thread.currentThread();
-        for (;;) {
-            Reservation r = res;
-            if (r != null) {
-                if (r.owner == me) {
-                    int h = r.holds;
-                    if (h > 0) { r.holds = h + 1; return true; }
-                    if (ownerAcquire(r)) return true;
-                    continue;
-                }
-                int o = revoke(r, NO_WAIT, false);
-                if (o == HELD || o == BUSY) return false;
-                continue;
-            }
-            if (!base.tryLock()) return false;
-            if (res == null) {
-                afterBaseAcquire(me);
-                return true;
-            }
-            base.unlock();
+        try {
+            return acquire(Thread.currentThread(), NO_WAIT, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible acquisition was interrupted", e);
         }
     }
 
@@ -294,7 +245,15 @@ public final class ReservedLock implements Lock {
         long nanos = unit.toNanos(time);
         long deadline = System.nanoTime() + Math.max(nanos, 0);
         if (deadline == WAIT_FOREVER || deadline == NO_WAIT) deadline++;
-        Thread me = Thread.currentThread();
+        return acquire(Thread.currentThread(), deadline, true);
+    }
+
+    /**
+     * Every acquisition but the owner's fast path: as the reserver, or by cancelling another
+     * thread's reservation and taking the base lock. deadline: WAIT_FOREVER, NO_WAIT, or a
+     * System.nanoTime() deadline. Throws InterruptedException only when interruptible.
+     */
+    private boolean acquire(Thread me, long deadline, boolean interruptible) throws InterruptedException {
         for (;;) {
             Reservation r = res;
             if (r != null) {
@@ -304,19 +263,28 @@ public final class ReservedLock implements Lock {
                     if (ownerAcquire(r)) return true;
                     continue;
                 }
-                int o = revoke(r, deadline, true);
+                int o = revoke(r, deadline, interruptible);
                 if (o == INTERRUPTED) throw new InterruptedException();
-                if (o == TIMED_OUT || o == HELD) return false;
+                if (o == HELD || o == BUSY || o == TIMED_OUT) return false;
                 continue;
             }
-            long left = deadline - System.nanoTime();
-            if (!base.tryLock(Math.max(left, 0), TimeUnit.NANOSECONDS)) return false;
+            if (!baseAcquire(deadline, interruptible)) return false;
             if (res == null) {
                 afterBaseAcquire(me);
                 return true;
             }
-            base.unlock();
+            base.unlock(); // reserved while we queued: cancel it first
         }
+    }
+
+    private boolean baseAcquire(long deadline, boolean interruptible) throws InterruptedException {
+        if (deadline == WAIT_FOREVER) {
+            if (interruptible) base.lockInterruptibly();
+            else base.lock();
+            return true;
+        }
+        if (deadline == NO_WAIT) return base.tryLock();
+        return base.tryLock(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
     }
 
     @Override
