@@ -51,7 +51,9 @@ public final class Litmus {
 
     static int run(Path home, LitmusOptions o) throws IOException, InterruptedException, LitmusOptions.UsageException {
         List<Suite.Test> tests = Suite.select(o.tests, o.safeConstruction(), o.oversubscribe);
-        if (tests.isEmpty()) throw new LitmusOptions.UsageException("no test matches --tests '" + o.tests + "'");
+        if (tests.isEmpty()) {
+            throw new LitmusOptions.UsageException(o.tests == null ? "no test to run" : "no test matches --tests '" + o.tests + "'");
+        }
         Path out = o.from != null ? o.from : o.out != null ? o.out : Files.createTempDirectory("vbd-litmus-");
         Files.createDirectories(out);
         Path harness = out.resolve("harness.relaxed");
@@ -180,11 +182,10 @@ public final class Litmus {
             int cpus = Runtime.getRuntime().availableProcessors();
             List<Test> tests = new ArrayList<>();
             for (String name : new java.util.TreeSet<>(TestList.tests())) {
+                if (filter != null && !filter.matcher(name).find()) continue;
                 Class<?> c = load(name);
                 boolean promised = c.isAnnotationPresent(ConstructionGuarantee.class);
-                boolean selected = filter != null ? filter.matcher(name).find()
-                        : !safeConstruction || promised || name.startsWith("dev.vbd.litmus.sb.");
-                if (!selected) continue;
+                if (filter == null && safeConstruction && !promised && !name.startsWith("dev.vbd.litmus.sb.")) continue;
                 TestInfo info = TestList.getInfo(name);
                 Weak weak = safeConstruction && !promised ? Weak.NOT_PROMISED : weak(c);
                 tests.add(new Test(name, info.threads(), isTermination(c), cpus, weak, oversubscribe));
