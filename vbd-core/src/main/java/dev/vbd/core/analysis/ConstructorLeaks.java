@@ -45,22 +45,74 @@ public final class ConstructorLeaks {
         superLeakFree.put("java/lang/Enum", Boolean.TRUE);
     }
 
-    /** Final instance fields of {@code classBytes} stored after a possible leak of {@code this}. */
+    /**
+     * The final fields of {@code classBytes}, instance and static, by name, that cannot keep
+     * {@code final}: a final field keeps it only when every write to it is one that the JVM's
+     * final-field semantics covers. For an instance field that is a store into {@code this} by a
+     * constructor of its own class before {@code this} can have leaked, a {@code this(...)} call
+     * counting as a leak when a constructor of the class may leak; for a static field, a store by
+     * its class's initialiser. Any other write is possible in bytecode: a class file older than
+     * version 53 may write its finals from any of its methods, and a constructor may write the
+     * final field of another, already shared object of its class. A write through a subclass's
+     * name resolves to the field too: it counts unless the subclass declares a field of its own by
+     * that name (unknown classes count).
+     */
     public Set<String> unsafeFinals(byte[] classBytes) {
         ClassNode cn = new ClassNode();
         new ClassReader(classBytes).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-        Set<String> finals = new HashSet<>();
+        Set<String> instanceFinals = new HashSet<>();
+        Set<String> staticFinals = new HashSet<>();
         for (org.objectweb.asm.tree.FieldNode f : cn.fields) {
-            if ((f.access & Opcodes.ACC_FINAL) != 0 && (f.access & Opcodes.ACC_STATIC) == 0) finals.add(f.name);
+            if ((f.access & Opcodes.ACC_FINAL) == 0) continue;
+            ((f.access & Opcodes.ACC_STATIC) == 0 ? instanceFinals : staticFinals).add(f.name + ' ' + f.desc);
         }
         Set<String> unsafe = new HashSet<>();
-        if (finals.isEmpty()) return unsafe;
+        if (instanceFinals.isEmpty() && staticFinals.isEmpty()) return unsafe;
+        Boolean selfLeaks = null;
         for (MethodNode m : cn.methods) {
-            if (!m.name.equals("<init>") || m.instructions.size() == 0) continue;
-            CtorResult r = analyse(cn, m, finals);
-            unsafe.addAll(r.storesAfterLeak);
+            boolean init = m.name.equals("<init>");
+            boolean clinit = m.name.equals("<clinit>");
+            boolean storesInConstructor = false;
+            for (AbstractInsnNode insn : m.instructions) {
+                int op = insn.getOpcode();
+                if (op != Opcodes.PUTFIELD && op != Opcodes.PUTSTATIC) continue;
+                FieldInsnNode fi = (FieldInsnNode) insn;
+                if (op == Opcodes.PUTFIELD && writesOwn(cn.name, fi, instanceFinals)) {
+                    if (init) storesInConstructor = true;
+                    else unsafe.add(fi.name);
+                } else if (op == Opcodes.PUTSTATIC && !clinit && writesOwn(cn.name, fi, staticFinals)) {
+                    unsafe.add(fi.name);
+                }
+            }
+            if (!storesInConstructor) continue;
+            if (selfLeaks == null) selfLeaks = !constructorsLeakFree(cn);
+            unsafe.addAll(analyse(cn, m, instanceFinals, selfLeaks).unsafeStores);
         }
         return unsafe;
+    }
+
+    /**
+     * Whether a field instruction of class {@code owner}'s code writes one of {@code fields} (name
+     * and descriptor) of {@code owner}: named through {@code owner}, or through a class that
+     * inherits the field from it.
+     */
+    private boolean writesOwn(String owner, FieldInsnNode fi, Set<String> fields) {
+        if (!fields.contains(fi.name + ' ' + fi.desc)) return false;
+        String cls = fi.owner;
+        for (int depth = 0; depth < 64; depth++) {
+            if (cls == null || cls.equals(owner)) return true;
+            byte[] b = source.find(cls);
+            if (b == null) return true;
+            ClassFacts f;
+            try {
+                f = ClassFacts.read(b);
+            } catch (RuntimeException e) {
+                return true;
+            }
+            if (f.field(fi.name, fi.desc) != null) return false;
+            cls = f.superName;
+        }
+        return true;
     }
 
     /** True if no constructor of the class can leak {@code this}. */
@@ -79,16 +131,26 @@ public final class ConstructorLeaks {
         try {
             ClassNode cn = new ClassNode();
             new ClassReader(classBytes).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-            for (MethodNode m : cn.methods) {
-                if (m.name.equals("<init>") && m.instructions.size() > 0 && analyse(cn, m, Set.of()).leaks) return false;
-            }
-            return true;
+            return constructorsLeakFree(cn);
         } catch (RuntimeException e) {
             return false;
         }
     }
 
-    private record CtorResult(boolean leaks, Set<String> storesAfterLeak) {}
+    /** Whether no constructor of the class leaks {@code this}; its {@code this(...)} calls then leak nothing either. */
+    private boolean constructorsLeakFree(ClassNode cn) {
+        for (MethodNode m : cn.methods) {
+            if (m.name.equals("<init>") && m.instructions.size() > 0 && analyse(cn, m, Set.of(), false).leaks) return false;
+        }
+        return true;
+    }
+
+    /**
+     * What {@link #analyse} found in one constructor: whether it may leak {@code this}, and the
+     * names of the final fields among those asked about that it writes where another thread may
+     * see the write happen (after a possible leak, or into an object other than {@code this}).
+     */
+    private record CtorResult(boolean leaks, Set<String> unsafeStores) {}
 
     /**
      * What of a constructor runs while no other thread can have its object: {@code accesses}, the
@@ -124,12 +186,7 @@ public final class ConstructorLeaks {
             Frame<BasicValue> f = frames[i];
             if (f == null) continue;
             AbstractInsnNode insn = insns.get(i);
-            if (leaks(owner, insn, f)) leakAt.set(i);
-            else if (!selfLeakFree && insn.getOpcode() == Opcodes.INVOKESPECIAL
-                    && ((MethodInsnNode) insn).name.equals("<init>") && ((MethodInsnNode) insn).owner.equals(owner)
-                    && isThis(f, Type.getArgumentTypes(((MethodInsnNode) insn).desc).length)) {
-                leakAt.set(i);
-            }
+            if (leaks(owner, insn, f) || (!selfLeakFree && callsThis(owner, insn, f))) leakAt.set(i);
         }
         BitSet shared = leakAt.isEmpty() ? new BitSet(n) : flow.reachableAfter(leakAt);
         BitSet accesses = new BitSet();
@@ -212,9 +269,7 @@ public final class ConstructorLeaks {
                 Frame<BasicValue> f = frames[i];
                 if (f == null || !afterStore.get(i)) continue; // unreachable, or nothing stored yet
                 point = (returns && (unfenced == null || unfenced.get(i))) || leaks(owner, insn, f)
-                        || (!selfLeakFree && op == Opcodes.INVOKESPECIAL && ((MethodInsnNode) insn).name.equals("<init>")
-                            && ((MethodInsnNode) insn).owner.equals(owner)
-                            && isThis(f, Type.getArgumentTypes(((MethodInsnNode) insn).desc).length));
+                        || (!selfLeakFree && callsThis(owner, insn, f));
             }
             if (point) points.add(insn);
         }
@@ -235,7 +290,12 @@ public final class ConstructorLeaks {
                 || (op >= Opcodes.INVOKEVIRTUAL && op <= Opcodes.INVOKEDYNAMIC);
     }
 
-    private CtorResult analyse(ClassNode cn, MethodNode m, Set<String> finals) {
+    /**
+     * Analyses constructor {@code m} of {@code cn} for leaks of {@code this} and for its writes of
+     * {@code finals} (name and descriptor). {@code selfCallLeaks}: a {@code this(...)} call counts
+     * as a leak, since the constructor it calls may leak {@code this} before it returns.
+     */
+    private CtorResult analyse(ClassNode cn, MethodNode m, Set<String> finals, boolean selfCallLeaks) {
         InsnList insns = m.instructions;
         int n = insns.size();
         ControlFlow flow = new ControlFlow(n);
@@ -244,34 +304,44 @@ public final class ConstructorLeaks {
         try {
             frames = analyzer.analyze(cn.name, m);
         } catch (AnalyzerException e) {
-            // Cannot tell: every final field of this constructor is treated as leaked.
-            return new CtorResult(true, new HashSet<>(finals));
+            // Cannot tell: every final field this constructor writes is treated as leaked.
+            Set<String> all = new HashSet<>();
+            for (AbstractInsnNode insn : insns) {
+                if (insn.getOpcode() == Opcodes.PUTFIELD && writesOwn(cn.name, (FieldInsnNode) insn, finals)) {
+                    all.add(((FieldInsnNode) insn).name);
+                }
+            }
+            return new CtorResult(true, all);
         }
         BitSet leakAt = new BitSet(n);
-        List<int[]> stores = new ArrayList<>();
-        List<String> storeNames = new ArrayList<>();
+        List<Integer> stores = new ArrayList<>();
+        Set<String> unsafe = new HashSet<>();
         for (int i = 0; i < n; i++) {
             Frame<BasicValue> f = frames[i];
             if (f == null) continue;
             AbstractInsnNode insn = insns.get(i);
-            if (leaks(cn.name, insn, f)) leakAt.set(i);
-            if (insn.getOpcode() == Opcodes.PUTFIELD) {
-                FieldInsnNode fi = (FieldInsnNode) insn;
-                if (fi.owner.equals(cn.name) && finals.contains(fi.name)) {
-                    stores.add(new int[]{i});
-                    storeNames.add(fi.name);
-                }
+            if (leaks(cn.name, insn, f) || (selfCallLeaks && callsThis(cn.name, insn, f))) leakAt.set(i);
+            if (insn.getOpcode() == Opcodes.PUTFIELD && writesOwn(cn.name, (FieldInsnNode) insn, finals)) {
+                // into another object of the class, which may be shared already: no final semantics
+                if (surelyThis(f, 1)) stores.add(i);
+                else unsafe.add(((FieldInsnNode) insn).name);
             }
         }
-        Set<String> after = new HashSet<>();
         if (!leakAt.isEmpty() && !stores.isEmpty()) {
             // a leaking super() call may run subclass code before any store that follows it
             BitSet reach = flow.reachableAfter(leakAt);
-            for (int k = 0; k < stores.size(); k++) {
-                if (reach.get(stores.get(k)[0])) after.add(storeNames.get(k));
+            for (int i : stores) {
+                if (reach.get(i)) unsafe.add(((FieldInsnNode) insns.get(i)).name);
             }
         }
-        return new CtorResult(!leakAt.isEmpty(), after);
+        return new CtorResult(!leakAt.isEmpty(), unsafe);
+    }
+
+    /** Whether an instruction is a {@code this(...)} call: another constructor of the class on {@code this}. */
+    private static boolean callsThis(String owner, AbstractInsnNode insn, Frame<BasicValue> f) {
+        return insn.getOpcode() == Opcodes.INVOKESPECIAL && ((MethodInsnNode) insn).name.equals("<init>")
+                && ((MethodInsnNode) insn).owner.equals(owner)
+                && isThis(f, Type.getArgumentTypes(((MethodInsnNode) insn).desc).length);
     }
 
     /**

@@ -364,11 +364,12 @@ public final class ClassRewriter implements FieldOracle {
         Map<String, FieldDecision> out = new LinkedHashMap<>();
         for (ClassFacts.FieldFact f : facts.declaredFields) {
             FieldDecision d;
-            if ((f.isStatic() && f.isFinal()) || f.isVolatile()
+            if (f.isVolatile()
                     || policy.fieldRelaxed(facts.name, f.name(), f.relaxedAnnotation(), classRelaxed, f.stable() && privileged)) {
                 d = FieldDecision.KEEP;
             } else if (f.isFinal()) {
-                if (policy.trustedFinal(facts.name)) {
+                // an interface's fields must be final (the JVM rejects the class otherwise)
+                if (policy.trustedFinal(facts.name) || facts.isInterface()) {
                     d = FieldDecision.KEEP;
                 } else {
                     if (unsafeFinals == null) {

@@ -5,6 +5,7 @@ import dev.vbd.core.analysis.ClassFacts;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The declarations of every class in the verified set, by defining loader, for resolving field
@@ -13,10 +14,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * the optional {@link ClassLookup} (a static check resolves against the prepared JDK that way).
  */
 final class ClassIndex {
-    /** A class's declarations and the key of the loader that defined it. */
-    record Known(String loader, ClassFacts facts) {}
+    /** A class's declarations, the key of the loader that defined it, and its class file. */
+    record Known(String loader, ClassFacts facts, Supplier<byte[]> bytes) {}
 
-    private static final Known MISSING = new Known("", null);
+    private static final Known MISSING = new Known("", null, () -> null);
     private static final String BOOT = "boot";
 
     private final Map<String, Map<String, Known>> byLoader = new HashMap<>();
@@ -28,8 +29,8 @@ final class ClassIndex {
         this.lookup = lookup;
     }
 
-    void add(String loader, ClassFacts facts) {
-        Known k = new Known(loader, facts);
+    void add(String loader, ClassFacts facts, Supplier<byte[]> bytes) {
+        Known k = new Known(loader, facts, bytes);
         byLoader.computeIfAbsent(loader, l -> new HashMap<>()).putIfAbsent(facts.name, k);
         Known prev = anyLoader.get(facts.name);
         // the boot loader's class wins: it is the one every other loader delegates to first
@@ -47,7 +48,7 @@ final class ClassIndex {
             byte[] b = lookup.find(loader, name);
             if (b == null) return MISSING;
             try {
-                return new Known(loader, ClassFacts.read(b));
+                return new Known(loader, ClassFacts.read(b), () -> b);
             } catch (RuntimeException e) {
                 return MISSING;
             }

@@ -251,7 +251,8 @@ final class MethodCheck {
             return;
         }
         ClassFacts.FieldFact f = r.field();
-        if (f.isVolatile() || f.isFinal()) {
+        boolean unsafeFinal = f.isFinal() && !f.isVolatile() && !scope.keepsFinal(r.owner(), f);
+        if (f.isVolatile() || (f.isFinal() && !unsafeFinal)) {
             site(i, Finding.Kind.FIELD, true, null);
             // a final field needs no ordering of its own: an intrinsic reading it loses nothing
             if (!f.isVolatile()) orderedSites--;
@@ -283,7 +284,11 @@ final class MethodCheck {
             return;
         }
         site(i, Finding.Kind.FIELD, false, () -> (read ? "reads " : "writes ")
-                + declaring.name.replace('/', '.') + "." + name + " (" + desc + "), neither volatile nor final nor fenced"
+                + declaring.name.replace('/', '.') + "." + name + " (" + desc + "), "
+                + (unsafeFinal ? "final but written where final semantics do not cover the write (outside its"
+                        + " constructors or class initialiser, into another object, or after this may have leaked)"
+                        + ", and neither volatile nor fenced"
+                    : "neither volatile nor final nor fenced")
                 + (declaring.marker == null && policyExcluded(declaring.name) ? "; its class is excluded from the rewrite" : ""));
     }
 

@@ -87,7 +87,7 @@ public final class Verifier {
             }
         });
         for (int i = 0; i < facts.length; i++) {
-            if (facts[i] != null) index.add(all.get(i).loader(), facts[i]);
+            if (facts[i] != null) index.add(all.get(i).loader(), facts[i], all.get(i).bytes());
             else report.addUninspectable("?", all.get(i).loader(), "unreadable class file: " + unreadable[i], false);
         }
         Map<String, ClassEntry> byName = new HashMap<>();
@@ -227,6 +227,7 @@ public final class Verifier {
         private final ClassIndex index;
         private final Map<String, Boolean> packages = new ConcurrentHashMap<>();
         private final Map<ClassFacts, Boolean> classes = new ConcurrentHashMap<>();
+        private final Map<ClassFacts, Set<String>> unsafeFinals = new ConcurrentHashMap<>();
 
         /** Which constructor accesses happen before their object can have left the constructor. */
         final ConstructorLeaks leaks;
@@ -238,6 +239,25 @@ public final class Verifier {
         }
 
         Policy policy() { return policy; }
+
+        /**
+         * Whether a final field of class {@code k} has final semantics for every write to it, as the
+         * rewrite decides it ({@link ConstructorLeaks#unsafeFinals}); a class whose code cannot be
+         * read proves nothing.
+         */
+        boolean keepsFinal(ClassIndex.Known k, ClassFacts.FieldFact f) {
+            if (policy.trustedFinal(k.facts().name)) return true;
+            Set<String> unsafe = unsafeFinals.computeIfAbsent(k.facts(), facts -> {
+                byte[] b = k.bytes().get();
+                if (b == null) return null;
+                try {
+                    return leaks.unsafeFinals(b);
+                } catch (RuntimeException e) {
+                    return null;
+                }
+            });
+            return unsafe != null && !unsafe.contains(f.name());
+        }
 
         boolean classRelaxed(String loader, ClassFacts facts) {
             return classes.computeIfAbsent(facts, f -> policy.classRelaxed(f.name, f.relaxedAnnotation, packageRelaxed(loader, f.name)));

@@ -3,6 +3,9 @@ package dev.vbd.core.analysis;
 import dev.vbd.core.ClassBytesSource;
 import dev.vbd.core.rewrite.Bytecode;
 import org.junit.jupiter.api.Test;
+import dev.vbd.core.rewrite.FinalWrites;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Opcodes;
 
 import java.util.Map;
 import java.util.Set;
@@ -143,11 +146,56 @@ class ConstructorLeaksTest {
     }
 
     @Test
-    void staticFinalsAreNeverReported() {
+    void staticFinalsTheInitialiserWritesAreSafe() {
         assertEquals(Set.of(), unsafe("A", """
                 {
                     static final Object S = new Object();
                     A() { Holder.publish(this); }
                 }"""));
+    }
+
+    /*
+     * Writes javac never emits but the JVM allows, as bytecode generators and weavers emit them.
+     * Each class has {@code final int x} and {@code static final int S}, a constructor that
+     * stores {@code x} into {@code this} first, and a class initialiser that stores {@code S}.
+     */
+
+    @Test
+    void aClassFileOlderThan53MayWriteItsFinalsFromAnyMethod() {
+        byte[] a = FinalWrites.of(Opcodes.V1_8).setter("set", false).setter("setStatic", true).bytes();
+        assertEquals(Set.of("x", "S"), new ConstructorLeaks(ClassBytesSource.NONE).unsafeFinals(a));
+        byte[] onlyInstance = FinalWrites.of(Opcodes.V1_8).setter("set", false).bytes();
+        assertEquals(Set.of("x"), new ConstructorLeaks(ClassBytesSource.NONE).unsafeFinals(onlyInstance));
+        byte[] none = FinalWrites.of(Opcodes.V1_8).bytes();
+        assertEquals(Set.of(), new ConstructorLeaks(ClassBytesSource.NONE).unsafeFinals(none));
+    }
+
+    @Test
+    void aConstructorWritingTheFinalOfAnotherObjectMakesItUnsafe() {
+        byte[] a = FinalWrites.of(Opcodes.V17).constructorWritingOther().bytes();
+        assertEquals(Set.of("x"), new ConstructorLeaks(ClassBytesSource.NONE).unsafeFinals(a));
+    }
+
+    @Test
+    void aThisCallToALeakingConstructorIsALeak() {
+        byte[] a = FinalWrites.of(Opcodes.V17).leakingConstructorThenThisCall().bytes();
+        assertEquals(Set.of("x"), new ConstructorLeaks(ClassBytesSource.NONE).unsafeFinals(a));
+    }
+
+    @Test
+    void aWriteThroughASubclassNameResolvesToTheField() {
+        byte[] a = FinalWrites.of(Opcodes.V1_8).setterThrough("set", "cl/Sub").bytes();
+        ClassWriter sub = new ClassWriter(0);
+        sub.visit(Opcodes.V1_8, Opcodes.ACC_PUBLIC, "cl/Sub", null, "cl/A", null);
+        sub.visitEnd();
+        Map<String, byte[]> classes = Map.of("cl/A", a, "cl/Sub", sub.toByteArray());
+        assertEquals(Set.of("x"), new ConstructorLeaks(Bytecode.sourceOf(classes)).unsafeFinals(a));
+        ClassWriter shadow = new ClassWriter(0);
+        shadow.visit(Opcodes.V1_8, Opcodes.ACC_PUBLIC, "cl/Sub", null, "cl/A", null);
+        shadow.visitField(Opcodes.ACC_PUBLIC, "x", "I", null, null).visitEnd();
+        shadow.visitEnd();
+        Map<String, byte[]> shadowed = Map.of("cl/A", a, "cl/Sub", shadow.toByteArray());
+        assertEquals(Set.of(), new ConstructorLeaks(Bytecode.sourceOf(shadowed)).unsafeFinals(a),
+                "a subclass's own field of that name is another field");
     }
 }

@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.objectweb.asm.Opcodes.ACC_FINAL;
 import static org.objectweb.asm.Opcodes.ACC_PRIVATE;
+import static org.objectweb.asm.Opcodes.ACC_PUBLIC;
+import static org.objectweb.asm.Opcodes.ACC_STATIC;
 import static org.objectweb.asm.Opcodes.ACC_VOLATILE;
 
 /**
@@ -327,5 +329,74 @@ class FinalFieldsTest {
         assertEquals(Map.of("K", FieldDecision.KEEP, "s", FieldDecision.VOLATILE, "v", FieldDecision.KEEP,
                 "p", FieldDecision.VOLATILE, "safe", FieldDecision.KEEP, "leaked", FieldDecision.UNFINAL_VOLATILE), d);
         assertEquals(java.util.Set.of("leaked"), rewriter.unsafeFinals(bytes));
+    }
+
+    /** Flags of field {@code field} of the rewritten {@code cl/A}, and the marker's lists. */
+    private static RewriteResult rewriteWrites(byte[] a) {
+        RewriteResult r = new ClassRewriter(Policy.defaults(), ClassBytesSource.NONE).rewrite(a);
+        assertEquals(RewriteResult.Status.REWRITTEN, r.status());
+        Bytecode.verify(r.bytes());
+        Bytecode.defineAndLink(Map.of("cl/A", r.bytes()));
+        return r;
+    }
+
+    @Test
+    void finalsAClassFileOlderThan53WritesFromItsMethodsLoseFinal() {
+        RewriteResult r = rewriteWrites(FinalWrites.of(org.objectweb.asm.Opcodes.V1_8)
+                .setter("set", false).setter("setStatic", true).bytes());
+        assertEquals(ACC_PUBLIC | ACC_VOLATILE, Bytecode.access(r.bytes(), "x"));
+        assertEquals(ACC_PUBLIC | ACC_STATIC | ACC_VOLATILE, Bytecode.access(r.bytes(), "S"));
+        assertEquals(java.util.Set.of("x", "S"), java.util.Set.copyOf(r.unfinal()));
+        ClassFacts.Marker marker = ClassFacts.read(r.bytes()).marker;
+        assertEquals(java.util.Set.of("x", "S"), java.util.Set.copyOf(marker.unfinal));
+    }
+
+    @Test
+    void finalsWrittenOnlyByTheirConstructorAndInitialiserStayFinal() {
+        RewriteResult r = rewriteWrites(FinalWrites.of(org.objectweb.asm.Opcodes.V1_8).bytes());
+        assertEquals(ACC_PUBLIC | ACC_FINAL, Bytecode.access(r.bytes(), "x"));
+        assertEquals(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, Bytecode.access(r.bytes(), "S"));
+        assertEquals(List.of(), r.unfinal());
+    }
+
+    @Test
+    void aFinalAConstructorWritesIntoAnotherObjectLosesFinal() {
+        RewriteResult r = rewriteWrites(FinalWrites.of(org.objectweb.asm.Opcodes.V17).constructorWritingOther().bytes());
+        assertEquals(ACC_PUBLIC | ACC_VOLATILE, Bytecode.access(r.bytes(), "x"));
+        assertEquals(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, Bytecode.access(r.bytes(), "S"));
+    }
+
+    @Test
+    void aFinalStoredAfterAThisCallToALeakingConstructorLosesFinal() {
+        RewriteResult r = rewriteWrites(FinalWrites.of(org.objectweb.asm.Opcodes.V17).leakingConstructorThenThisCall().bytes());
+        assertEquals(ACC_PUBLIC | ACC_VOLATILE, Bytecode.access(r.bytes(), "x"));
+    }
+
+    /**
+     * An interface's fields must be {@code public static final}, so one that a method of a class
+     * file older than 53 writes keeps {@code final}: a hole (guarantee.md), which the verifier reports.
+     */
+    @Test
+    void anInterfacesStaticFinalStaysFinalEvenWhenWrittenOutsideItsInitialiser() {
+        org.objectweb.asm.ClassWriter cw = new org.objectweb.asm.ClassWriter(org.objectweb.asm.ClassWriter.COMPUTE_MAXS);
+        int itf = org.objectweb.asm.Opcodes.ACC_PUBLIC | org.objectweb.asm.Opcodes.ACC_INTERFACE | org.objectweb.asm.Opcodes.ACC_ABSTRACT;
+        cw.visit(org.objectweb.asm.Opcodes.V1_8, itf, "cl/I", null, "java/lang/Object", null);
+        cw.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, "S", "I", null, null).visitEnd();
+        org.objectweb.asm.MethodVisitor mv = cw.visitMethod(ACC_PUBLIC | ACC_STATIC, "set", "(I)V", null, null);
+        mv.visitCode();
+        mv.visitVarInsn(org.objectweb.asm.Opcodes.ILOAD, 0);
+        mv.visitFieldInsn(org.objectweb.asm.Opcodes.PUTSTATIC, "cl/I", "S", "I");
+        mv.visitInsn(org.objectweb.asm.Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        byte[] bytes = cw.toByteArray();
+        RewriteResult r = new ClassRewriter(Policy.defaults(), ClassBytesSource.NONE).rewrite(bytes);
+        assertEquals(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, Bytecode.access(r.bytes(), "S"));
+        Bytecode.defineAndLink(Map.of("cl/I", r.bytes()));
+        dev.vbd.core.verify.VerifyReport report = new dev.vbd.core.verify.Verifier(Policy.defaults())
+                .verify(List.of(dev.vbd.core.verify.ClassEntry.of("app", r.bytes())));
+        assertEquals(1, report.nonSc(), report.findings()::toString);
+        org.junit.jupiter.api.Assertions.assertTrue(report.findings().get(0).detail().contains("cl.I.S"), report.findings()::toString);
     }
 }

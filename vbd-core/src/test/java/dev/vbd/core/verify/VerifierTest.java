@@ -527,6 +527,33 @@ class VerifierTest {
         assertTrue(first.containsKey("offset") && first.containsKey("kind") && first.containsKey("detail"));
     }
 
+    /**
+     * Final fields written where final semantics do not cover the write: the verifier reports
+     * each access it cannot prove (here the write and the read of {@code x}, the write of {@code S}),
+     * and nothing once the rewrite has taken {@code final} away.
+     */
+    @Test
+    void finalsWrittenOutsideTheirConstructionAreFindingsUntilRewritten() {
+        byte[] a = dev.vbd.core.rewrite.FinalWrites.of(V1_8).setter("set", false).setter("setStatic", true).bytes();
+        VerifyReport before = verify(a);
+        assertTrue(sites(before).containsAll(Set.of("set(I)V@2:FIELD", "setStatic(I)V@1:FIELD")), sites(before)::toString);
+        assertTrue(before.findings().stream().anyMatch(f -> f.detail().contains("final but written")), before.findings()::toString);
+        VerifyReport after = verify(rewrite(a, Map.of()));
+        assertEquals(0, after.nonSc(), after.findings()::toString);
+
+        byte[] safe = dev.vbd.core.rewrite.FinalWrites.of(V1_8).bytes();
+        VerifyReport kept = verify(rewrite(safe, Map.of()));
+        assertEquals(0, kept.nonSc(), kept.findings()::toString);
+    }
+
+    @Test
+    void aFinalWrittenAfterALeakingThisCallIsAFindingUntilRewritten() {
+        byte[] a = dev.vbd.core.rewrite.FinalWrites.of(V17).leakingConstructorThenThisCall().bytes();
+        VerifyReport before = verify(a);
+        assertTrue(before.findings().stream().anyMatch(f -> f.detail().contains("cl.A.x")), before.findings()::toString);
+        assertEquals(0, verify(rewrite(a, Map.of())).nonSc());
+    }
+
     private static void marker(ClassWriter cw, List<String> relaxed) {
         AnnotationVisitor av = cw.visitAnnotation(Conventions.MARKER_DESC, false);
         av.visit("version", Conventions.REWRITE_VERSION);
