@@ -1,6 +1,7 @@
 package dev.vbd.agent;
 
 import dev.vbd.core.Conventions;
+import dev.vbd.core.analysis.ConstructorLeaks;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldMode;
@@ -196,7 +197,39 @@ final class LoadTimeRewriter {
                 : sourceFor(loader), jdk)
                 .fenceFields(plainInJvm).fields(jdk ? fields.jdk() : fields)
                 .optimise(optimisations).store(store);
-        return jdk ? r : r.jdkFencedFields(jdkFenced);
+        if (jdk) return r;
+        return r.jdkFencedFields(jdkFenced).superclassesLinkedBy(new Linked(sourceFor(loader)));
+    }
+
+    /** The superclasses of one loader's classes, as that loader links them (a class, not a lambda: see above). */
+    private final class Linked implements ConstructorLeaks.Linker {
+        private final LoaderBytesSource source;
+
+        Linked(LoaderBytesSource source) {
+            this.source = source;
+        }
+
+        @Override
+        public boolean leakFree(String internalName) {
+            return linkedLeakFree(source, internalName);
+        }
+    }
+
+    /**
+     * Whether no constructor of the class that {@code name} resolves to from the loader behind
+     * {@code source} can leak {@code this}, judged as the JVM will link it: the class its loader
+     * resolves, analysed from the bytes it was defined from, which that class's own loader
+     * recorded as it rewrote it. The JDK's classes come from the prepared JDK, as its loaders find
+     * them. A class that cannot be resolved, or whose bytes are not known (defined before vbd
+     * started, or found under its name as something else), counts as leaking.
+     */
+    private boolean linkedLeakFree(LoaderBytesSource source, String name) {
+        Class<?> linked = source.resolve(name);
+        if (linked == null) return false;
+        ClassLoader definer = linked.getClassLoader();
+        ClassRewriter r = rewriterFor(definer);
+        return definer == null || definer == ClassLoader.getPlatformClassLoader()
+                ? r.leakFree(name) : r.definedLeakFree(name);
     }
 
     private LoaderBytesSource sourceFor(ClassLoader loader) {

@@ -21,6 +21,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Class bytes as a class loader would find them: the original, not-yet-rewritten bytes for
@@ -135,14 +136,37 @@ final class LoaderBytesSource implements ClassBytesSource {
             if (b != null) return b;
             ownOnly = parent.missing.contains(resource);
         }
-        return onHelper ? readOnHelper(l, resource, ownOnly) : read(l, resource, ownOnly);
+        if (!onHelper) return read(l, resource, ownOnly);
+        boolean own = ownOnly;
+        return onHelper(() -> read(l, resource, own));
     }
 
-    private byte[] readOnHelper(ClassLoader l, String resource, boolean ownOnly) {
+    /**
+     * The class the loader links for this name, loaded (not initialised) the way the JVM resolves
+     * a superclass, through the loader's {@code loadClass}: the JVM would load it next anyway, to
+     * define the class that names it. Null when it cannot be had, here or at all.
+     */
+    Class<?> resolve(String internalName) {
+        ClassLoader l = boot ? null : loader.get();
+        if (!boot && l == null) return null;
+        String binaryName = internalName.replace('/', '.');
+        return onHelper ? onHelper(() -> load(binaryName, l)) : load(binaryName, l);
+    }
+
+    private static Class<?> load(String binaryName, ClassLoader l) {
+        try {
+            return Class.forName(binaryName, false, l);
+        } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Runs {@code task} on a helper thread and waits for it; null when the helper cannot finish. */
+    private static <T> T onHelper(Supplier<T> task) {
         AtomicReference<Thread> helper = new AtomicReference<>();
-        CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<T> read = CompletableFuture.supplyAsync(() -> {
             helper.set(Thread.currentThread());
-            return read(l, resource, ownOnly);
+            return task.get();
         }, helpers());
         long self = Thread.currentThread().getId();
         WAITING.add(self);

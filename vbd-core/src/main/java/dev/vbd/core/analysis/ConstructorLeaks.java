@@ -36,6 +36,20 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ConstructorLeaks {
     private final ClassBytesSource source;
     private final Map<String, Boolean> superLeakFree = new ConcurrentHashMap<>();
+    /** How the JVM links a superclass name from the classes analysed here, where that is known ({@link #linkedBy}). */
+    private volatile Linker linker;
+
+    /**
+     * The class a name resolves to as the JVM links it from the classes being analysed: a class
+     * loader need not define the class its resources name (a child-first loader whose
+     * {@code getResource} asks its parent first, or one whose resources lie), so a superclass is
+     * judged by the class the defining loader resolves, with the bytes that class was defined from.
+     */
+    @FunctionalInterface
+    public interface Linker {
+        /** Whether no constructor of the class {@code internalName} resolves to can leak {@code this}. */
+        boolean leakFree(String internalName);
+    }
 
     public ConstructorLeaks(ClassBytesSource source) {
         this.source = source;
@@ -115,13 +129,42 @@ public final class ConstructorLeaks {
         return true;
     }
 
-    /** True if no constructor of the class can leak {@code this}. */
+    /**
+     * Judges superclasses by {@code linker} rather than by the bytes the source finds under their
+     * names; set before the first analysis.
+     */
+    public ConstructorLeaks linkedBy(Linker linker) {
+        this.linker = linker;
+        return this;
+    }
+
+    /** True if no constructor of the class can leak {@code this}; unknown classes can. */
     public boolean leakFree(String internalName) {
         Boolean known = superLeakFree.get(internalName);
         if (known != null) return known;
         superLeakFree.put(internalName, Boolean.FALSE); // cycles and recursion: assume the worst
-        byte[] bytes = source.find(internalName);
-        boolean result = bytes != null && constructorsLeakFree(bytes);
+        Linker l = linker;
+        boolean result;
+        if (l != null) {
+            result = l.leakFree(internalName);
+        } else {
+            byte[] bytes = source.find(internalName);
+            result = bytes != null && constructorsLeakFree(bytes);
+        }
+        superLeakFree.put(internalName, result);
+        return result;
+    }
+
+    /**
+     * True if no constructor of class {@code internalName}, defined from {@code bytes} by the
+     * loader whose classes this analyses, can leak {@code this}: for a {@link Linker}, once it
+     * knows which class a name resolves to and what it was defined from.
+     */
+    public boolean leakFree(String internalName, byte[] bytes) {
+        Boolean known = superLeakFree.get(internalName);
+        if (known != null) return known;
+        superLeakFree.put(internalName, Boolean.FALSE);
+        boolean result = constructorsLeakFree(bytes);
         superLeakFree.put(internalName, result);
         return result;
     }

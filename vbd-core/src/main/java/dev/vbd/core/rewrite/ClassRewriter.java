@@ -43,6 +43,8 @@ public final class ClassRewriter implements FieldOracle {
     private final Map<String, ClassFacts> factsCache = new ConcurrentHashMap<>();
     private final Map<String, Map<String, FieldDecision>> decisionCache = new ConcurrentHashMap<>();
     private final Map<String, Boolean> packageRelaxed = new ConcurrentHashMap<>();
+    /** What each class this rewriter was asked to rewrite was defined from ({@link #definedLeakFree}). */
+    private final DefinedClasses defined = new DefinedClasses();
     private static final ClassFacts MISSING = new ClassFacts();
 
     private final boolean linkPlainFields;
@@ -96,6 +98,32 @@ public final class ClassRewriter implements FieldOracle {
     }
 
     public Policy policy() { return policy; }
+
+    /**
+     * Judges the superclasses of the classes this rewriter rewrites by {@code linker}, the way
+     * their defining loader links them, rather than by the bytes the source finds under their
+     * names ({@link ConstructorLeaks.Linker}); set before the first rewrite.
+     */
+    public ClassRewriter superclassesLinkedBy(ConstructorLeaks.Linker linker) {
+        leaks.linkedBy(linker);
+        return this;
+    }
+
+    /**
+     * Whether no constructor of class {@code internalName}, which this rewriter's loader defined,
+     * can leak {@code this}: false unless the bytes the source finds under its name are the ones
+     * the class was defined from (through this rewriter), so that a loader whose resources are not
+     * what it defines, or a class defined before vbd started, counts as leaking.
+     */
+    public boolean definedLeakFree(String internalName) {
+        byte[] b = source.find(internalName);
+        return b != null && defined.definedFrom(internalName, b) && leaks.leakFree(internalName, b);
+    }
+
+    /** Whether no constructor of class {@code internalName} can leak {@code this}, judged by the bytes the source finds. */
+    public boolean leakFree(String internalName) {
+        return leaks.leakFree(internalName);
+    }
 
     /**
      * Fields of classes defined before the agent started keep their declared modifiers; accesses
@@ -186,6 +214,7 @@ public final class ClassRewriter implements FieldOracle {
             k = null; // the store is a cache: whatever is wrong with it, the class is rewritten anew
         }
         if (k != null && keptStillHolds(k, bytes)) {
+            defined.record(k.result().className(), bytes);
             kept.hits.incrementAndGet();
             return k.result();
         }
@@ -264,6 +293,7 @@ public final class ClassRewriter implements FieldOracle {
             // a truncated or corrupt class file: ASM fails with index errors before any name is known
             throw new RewriteException("<unreadable class file>", "cannot parse " + bytes.length + " bytes: " + e, e);
         }
+        defined.record(name, bytes);
         String exclusion = policy.exclusion(name);
         if (exclusion != null) return RewriteResult.excluded(name, exclusion);
         ClassFacts facts;

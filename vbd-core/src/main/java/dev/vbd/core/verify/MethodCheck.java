@@ -124,7 +124,7 @@ final class MethodCheck {
     }
 
     private BitSet findUnpublished() {
-        ConstructorLeaks leaks = scope.leaks;
+        ConstructorLeaks leaks = scope.leaks(loader);
         org.objectweb.asm.tree.MethodNode tree = code.tree(method);
         ConstructorLeaks.Unpublished u = leaks.unpublished(code.className(), tree, leaks.constructorsLeakFree(code.b));
         for (org.objectweb.asm.tree.AbstractInsnNode p : u.publishing()) {

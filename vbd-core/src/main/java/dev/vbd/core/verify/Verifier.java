@@ -8,7 +8,6 @@ import dev.vbd.core.rewrite.BulkOperations;
 import org.objectweb.asm.Opcodes;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -90,19 +89,7 @@ public final class Verifier {
             if (facts[i] != null) index.add(all.get(i).loader(), facts[i], all.get(i).bytes());
             else report.addUninspectable("?", all.get(i).loader(), "unreadable class file: " + unreadable[i], false);
         }
-        Map<String, ClassEntry> byName = new HashMap<>();
-        for (int i = 0; i < facts.length; i++) {
-            if (facts[i] != null && (!byName.containsKey(facts[i].name) || all.get(i).loader().equals("boot"))) {
-                byName.put(facts[i].name, all.get(i));
-            }
-        }
-        ClassLookup outside = lookup;
-        ConstructorLeaks leaks = new ConstructorLeaks(n -> {
-            ClassEntry known = byName.get(n);
-            if (known != null) return known.bytes().get();
-            return outside == null ? null : outside.find("boot", n);
-        });
-        Scope scope = new Scope(policy, index, leaks);
+        Scope scope = new Scope(policy, index);
         if (safeConstruction) report.mode = "safe-construction";
         VerifyReport[] parts = new VerifyReport[facts.length];
         IntStream.range(0, facts.length).parallel().forEach(i -> {
@@ -188,14 +175,15 @@ public final class Verifier {
         }
         ClassCode code = code(e, name, report);
         if (code == null) return;
-        boolean leakFree = scope.leaks.constructorsLeakFree(code.b);
+        ConstructorLeaks leaks = scope.leaks(e.loader());
+        boolean leakFree = leaks.constructorsLeakFree(code.b);
         Set<String> finals = facts.finalInstanceFields();
         for (ClassCode.Method m : code.methods) {
             if (m.codeStart() < 0 || !m.name().equals("<init>")) continue;
             boolean relaxed = marker != null ? marker.relaxed.contains(m.key())
                     : policy.methodRelaxed(name, m.name(), m.desc(), facts.relaxedMethods.contains(m.key()), classRelaxed);
             try {
-                ConstructionCheck.run(code, m, e.loader(), scope.leaks, leakFree, finals, relaxed, report);
+                ConstructionCheck.run(code, m, e.loader(), leaks, leakFree, finals, relaxed, report);
             } catch (RuntimeException ex) {
                 report.findings.add(new Finding(name, e.loader(), m.key(), 0, Finding.Kind.UNVERIFIABLE,
                         "method code unreadable: " + ex));
@@ -229,13 +217,22 @@ public final class Verifier {
         private final Map<ClassFacts, Boolean> classes = new ConcurrentHashMap<>();
         private final Map<ClassFacts, Set<String>> unsafeFinals = new ConcurrentHashMap<>();
 
-        /** Which constructor accesses happen before their object can have left the constructor. */
-        final ConstructorLeaks leaks;
+        private final Map<String, ConstructorLeaks> leaks = new ConcurrentHashMap<>();
 
-        Scope(Policy policy, ClassIndex index, ConstructorLeaks leaks) {
+        Scope(Policy policy, ClassIndex index) {
             this.policy = policy;
             this.index = index;
-            this.leaks = leaks;
+        }
+
+        /**
+         * Which constructor accesses of a loader's classes happen before their object can have
+         * left the constructor: superclasses resolved as from that loader, as the JVM links them.
+         */
+        ConstructorLeaks leaks(String loader) {
+            return leaks.computeIfAbsent(loader, l -> new ConstructorLeaks(name -> {
+                ClassIndex.Known k = index.find(l, name);
+                return k == null ? null : k.bytes().get();
+            }));
         }
 
         Policy policy() { return policy; }
@@ -251,7 +248,7 @@ public final class Verifier {
                 byte[] b = k.bytes().get();
                 if (b == null) return null;
                 try {
-                    return leaks.unsafeFinals(b);
+                    return leaks(k.loader()).unsafeFinals(b);
                 } catch (RuntimeException e) {
                     return null;
                 }
