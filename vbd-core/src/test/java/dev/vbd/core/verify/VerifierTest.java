@@ -554,6 +554,36 @@ class VerifierTest {
         assertEquals(0, verify(rewrite(a, Map.of())).nonSc());
     }
 
+    /**
+     * {@code B extends A} stores its final after {@code super()}; the loader that defines B links
+     * an A that publishes {@code this}, while another loader holds a harmless A by the same name.
+     * The verifier judges B's final by the A of B's own loader: a finding while B keeps
+     * {@code final}, none once the rewrite has taken it away.
+     */
+    @Test
+    void aFinalIsJudgedByTheSuperclassItsOwnLoaderLinks() {
+        Map<String, byte[]> leaky = dev.vbd.core.rewrite.Bytecode.compile("""
+                package cf;
+                public class A { public static Object last; public A() { last = this; } }
+                """, """
+                package cf;
+                public class B extends A { private final int x; public B() { super(); x = 1; } public int x() { return x; } }
+                """);
+        byte[] benign = dev.vbd.core.rewrite.Bytecode.compileOne("""
+                package cf;
+                public class A { public static Object last; public A() { } }
+                """);
+        List<ClassEntry> asCompiled = List.of(ClassEntry.of("app", benign), ClassEntry.of("child", leaky.get("cf/A")),
+                ClassEntry.of("child", leaky.get("cf/B")));
+        VerifyReport before = new Verifier(POLICY).verify(asCompiled);
+        assertTrue(before.findings().stream().anyMatch(f -> f.detail().contains("cf.B.x")), before.findings()::toString);
+
+        byte[] b = new ClassRewriter(POLICY, leaky::get).rewrite(leaky.get("cf/B")).bytes();
+        VerifyReport after = new Verifier(POLICY).verify(List.of(ClassEntry.of("app", benign),
+                ClassEntry.of("child", rewrite(leaky.get("cf/A"), leaky)), ClassEntry.of("child", b)));
+        assertTrue(after.findings().stream().noneMatch(f -> f.detail().contains("cf.B.x")), after.findings()::toString);
+    }
+
     private static void marker(ClassWriter cw, List<String> relaxed) {
         AnnotationVisitor av = cw.visitAnnotation(Conventions.MARKER_DESC, false);
         av.visit("version", Conventions.REWRITE_VERSION);

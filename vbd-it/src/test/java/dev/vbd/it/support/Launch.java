@@ -111,6 +111,19 @@ public final class Launch {
                 + (relaxedConfig == null ? "" : " --relaxed"), cmd, timeout);
     }
 
+    /**
+     * {@code vbd verify -q --json FILE -- <java> -cp DIR Main args}: the program under vbd's agent,
+     * with every class it defined checked at exit; the report goes to {@code json}.
+     */
+    public Outcome verify(Path json) {
+        prepare(jvm, relaxedConfig, fields, mode);
+        List<String> cmd = new ArrayList<>(vbdPrefix("verify"));
+        cmd.addAll(List.of("-q", "--json", json.toString(), "--"));
+        cmd.add(jvm.launcher().toString());
+        cmd.addAll(javaArgs());
+        return execute("vbd verify", cmd, timeout);
+    }
+
     private List<String> javaArgs() {
         List<String> a = new ArrayList<>(jvmOptions);
         a.add("-cp");
