@@ -14,8 +14,9 @@ import java.lang.invoke.MethodType;
  * <li>{@code spreader}: {@code isSet.asSpreader(int[].class, 1)} over {@code int[] flag};</li>
  * <li>{@code spread-invoker}: {@code MethodHandles.spreadInvoker} over {@code Object[] args}, calling
  *     {@code isPresent(Object)} (an {@code int} argument would be unboxed by a call the loop keeps);</li>
- * <li>{@code element-getter}: {@code arrayElementGetter(int[].class)} filtered by {@code isSet},
- *     so that the getter is compiled into the combined handle's own class;</li>
+ * <li>{@code element-getter}: {@code arrayElementGetter(int[].class)} filtered by {@code isSet}: the
+ *     combined handle calls the getter, which runs {@code MethodHandleImpl.ArrayAccessor}'s method,
+ *     rewritten with the JDK; it ends under vbd with generated code fenced or not, a control;</li>
  * </ul>
  * prints {@code handlespin VARIANT ended} or {@code handlespin VARIANT still spinning}.
  */
