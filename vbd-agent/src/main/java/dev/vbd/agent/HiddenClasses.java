@@ -89,6 +89,10 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
      * class kept for the verifier is the one defined, fenced or (switched off) not.
      */
     private byte[] generated(Class<?> lookup, byte[] bytes) {
+        if (!fenceGeneratedArrays && kept == null) {
+            stats.hiddenLeft.incrementAndGet();
+            return null;
+        }
         busy.set(Boolean.TRUE);
         try {
             byte[] fenced = GeneratedArrayFences.fence(bytes);
