@@ -1,5 +1,6 @@
 package dev.vbd.agent;
 
+import dev.vbd.core.rewrite.GeneratedArrayFences;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
 import org.objectweb.asm.ClassReader;
@@ -17,10 +18,13 @@ import java.util.function.BiFunction;
  * defines it: lambda proxies, framework-spun classes, the JDK's own.
  *
  * <p>The classes {@code java.lang.invoke} generates for itself ({@code LambdaForm}s and the like)
- * are left as generated: they reach fields with the fields' own, already volatile, modes and
- * methods through their rewritten or twinned bodies, and fencing them would slow every method
- * handle. Hidden classes defined while this thread is already rewriting one (vbd's own lambdas)
- * pass through too: they belong to vbd.
+ * get their array element accesses fenced and nothing else ({@link GeneratedArrayFences}): they
+ * reach fields with the fields' own, already volatile, modes and methods through their rewritten
+ * or twinned bodies, so the whole rewrite would only slow every method handle; but spreaders,
+ * collectors, element getters and setters, loops and table switches load and store elements with
+ * the plain instructions. Those with no element access are defined as generated. Hidden classes
+ * defined while this thread is already rewriting one (vbd's own lambdas) pass through too: they
+ * belong to vbd.
  */
 final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
     private static final String JDK_INVOKE = "java.lang.invoke.";
@@ -36,7 +40,13 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
     private final Map<String, String> left;
 
     static final String BEFORE_VBD = "defined before vbd started (the JVM's start-up)";
-    static final String GENERATED = "java.lang.invoke's own generated code, left as generated";
+    static final String GENERATED = "java.lang.invoke's own generated code without array element accesses, left as generated";
+    /**
+     * {@code -Dvbd.generatedArrays=unfenced} leaves the element accesses of java.lang.invoke's
+     * generated code as generated, not sequentially consistent: for the verifier's own tests.
+     */
+    static final String GENERATED_ARRAYS_PROPERTY = "vbd.generatedArrays";
+    private final boolean fenceGeneratedArrays = !"unfenced".equals(System.getProperty(GENERATED_ARRAYS_PROPERTY));
     static final String OWN = "defined while vbd rewrote another class on the same thread (vbd's own lambdas)";
 
     record Rewritten(ClassLoader loader, String name, byte[] bytes) {}
@@ -52,10 +62,7 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
     public byte[] apply(Class<?> lookup, byte[] bytes) {
         if (busy.get() != null) return leave(bytes, OWN);
         if (lookup.getName().startsWith(IMAGE_OWN)) return leave(bytes, OWN);
-        if (lookup.getName().startsWith(JDK_INVOKE)) {
-            stats.hiddenLeft.incrementAndGet();
-            return leave(bytes, GENERATED);
-        }
+        if (lookup.getName().startsWith(JDK_INVOKE)) return generated(lookup, bytes);
         busy.set(Boolean.TRUE);
         try {
             ClassLoader loader = lookup.getClassLoader();
@@ -72,6 +79,38 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
             return transformer.fail(e.className() + " (hidden, defined by " + lookup.getName() + ")", e.getMessage());
         } catch (Throwable t) {
             return transformer.fail(lookup.getName() + " (a hidden class it defines)", String.valueOf(t));
+        } finally {
+            busy.remove();
+        }
+    }
+
+    /**
+     * java.lang.invoke's own code: its array element accesses fenced, the rest as generated. The
+     * class kept for the verifier is the one defined, fenced or (switched off) not.
+     */
+    private byte[] generated(Class<?> lookup, byte[] bytes) {
+        if (!fenceGeneratedArrays && kept == null) {
+            stats.hiddenLeft.incrementAndGet();
+            return null;
+        }
+        busy.set(Boolean.TRUE);
+        try {
+            byte[] fenced = GeneratedArrayFences.fence(bytes);
+            if (fenced == null) {
+                stats.hiddenLeft.incrementAndGet();
+                return leave(bytes, GENERATED);
+            }
+            byte[] defined = fenceGeneratedArrays ? fenced : bytes;
+            if (fenceGeneratedArrays) stats.hiddenArraysFenced.incrementAndGet();
+            if (kept != null) {
+                synchronized (kept) {
+                    kept.add(new Rewritten(lookup.getClassLoader(), new ClassReader(bytes).getClassName(), defined));
+                }
+            }
+            return fenceGeneratedArrays ? fenced : null;
+        } catch (Throwable t) {
+            String what = lookup.getName() + " (a hidden class it generates)";
+            return transformer.fail(what, what + ": " + t);
         } finally {
             busy.remove();
         }

@@ -12,8 +12,12 @@ public final class RewriteStats {
     public final AtomicInteger rewritten = new AtomicInteger();
     public final AtomicInteger alreadyRewritten = new AtomicInteger();
     public final AtomicInteger excluded = new AtomicInteger();
-    /** Hidden classes vbd rewrote on their way to the JVM, and those it left as generated (the JDK's method-handle plumbing). */
+    /**
+     * Hidden classes vbd rewrote on their way to the JVM; of the JDK's method-handle plumbing, those
+     * whose array element accesses alone it fenced, and those it left as generated (no such access).
+     */
     public final AtomicInteger hiddenRewritten = new AtomicInteger();
+    public final AtomicInteger hiddenArraysFenced = new AtomicInteger();
     public final AtomicInteger hiddenLeft = new AtomicInteger();
     /**
      * Classes that could not be rewritten and ran unchanged, and methods ({@code class.name(desc)})

@@ -93,6 +93,7 @@ final class VerifyWalk implements ClassFileTransformer {
             agent.put("alreadyRewritten", stats.alreadyRewritten.get());
             agent.put("excluded", stats.excluded.get());
             agent.put("hiddenRewritten", stats.hiddenRewritten.get());
+            agent.put("hiddenArraysFenced", stats.hiddenArraysFenced.get());
             agent.put("hiddenLeftAsGenerated", stats.hiddenLeft.get());
             synchronized (stats.failed) {
                 agent.put("failed", new LinkedHashMap<String, Object>(stats.failed));

@@ -240,6 +240,23 @@ class VerifierTest {
         assertTrue(r.uncoveredClasses().get(0).reason().contains("no vbd marker"));
     }
 
+    /**
+     * A class shaped like a lambda form of {@code java.lang.invoke}: as generated, its spreader's
+     * load and its element setter's store are findings; with its array accesses fenced, none is,
+     * and the collector's stores into its own new array stay plain.
+     */
+    @Test
+    void generatedInvokeCodeIsScOnceItsArraysAreFenced() {
+        VerifyReport before = verify(dev.vbd.core.rewrite.LambdaFormLike.withArrays());
+        assertEquals(Set.of("spread(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;@5:ARRAY_LOAD",
+                "set(Ljava/lang/Object;II)V@6:ARRAY_STORE"), sites(before));
+        VerifyReport after = verify(dev.vbd.core.rewrite.GeneratedArrayFences.fence(dev.vbd.core.rewrite.LambdaFormLike.withArrays()));
+        assertEquals(List.of(), after.findings());
+        assertEquals(1, after.rewritten());
+        assertEquals(0, after.uncovered());
+        assertEquals(1, after.localArrayAccesses(), "the collector's store into the array it made");
+    }
+
     @Test
     void rewrittenClassIsSequentiallyConsistent() {
         VerifyReport r = verify(rewrite(plainClass(), Map.of()));

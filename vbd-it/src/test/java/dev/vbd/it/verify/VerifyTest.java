@@ -116,8 +116,28 @@ class VerifyTest {
             }
             """;
 
+    /**
+     * Spreads an array over a method's arguments, twice: java.lang.invoke compiles each spreader
+     * into a hidden class of its own that loads the elements with a plain {@code iaload} or
+     * {@code aaload}.
+     */
+    private static final String HANDLES = """
+            import java.lang.invoke.*;
+            public class Handles {
+                static boolean isSet(int v) { return v != 0; }
+                public static void main(String[] args) throws Throwable {
+                    MethodHandle h = MethodHandles.lookup().findStatic(Handles.class, "isSet", MethodType.methodType(boolean.class, int.class));
+                    int[] flag = {1};
+                    System.out.println("spread " + (boolean) h.asSpreader(int[].class, 1).invokeExact(flag));
+                    Object[] boxed = {1};
+                    System.out.println("invoker " + (boolean) MethodHandles.spreadInvoker(h.type(), 0).invokeExact(h, boxed));
+                }
+            }
+            """;
+
     @BeforeAll
     static void compile() throws IOException {
+        compile("handles", Map.of("Handles", HANDLES));
         Files.createDirectories(WORK);
         compile("natives", Map.of("Natives", NATIVES));
         compile("program", Map.of("Main", PROGRAM));
@@ -193,6 +213,36 @@ class VerifyTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> why = (Map<String, Object>) rep.get("hiddenReasons");
         assertEquals(n(rep, "hidden"), why.values().stream().mapToLong(v -> ((Number) v).longValue()).sum(), "every unrewritten hidden class has its reason");
+    }
+
+    /**
+     * The classes java.lang.invoke generates with array element accesses (spreaders here) are
+     * verified from the bytes defined: fenced, they are SC; left as generated
+     * ({@code -Dvbd.generatedArrays=unfenced}), their plain loads are findings.
+     */
+    @ParameterizedTest
+    @MethodSource("javas")
+    void generatedArrayAccessesOfMethodHandlesAreVerified(String java) throws Exception {
+        String cp = WORK.resolve("handles").toString();
+        Path json = WORK.resolve("handles-" + javas().indexOf(java) + ".json");
+        Result r = vbd("verify", "-q", "--json", json.toString(), "--", java, "-cp", cp, "Handles");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("spread true") && r.out().contains("invoker true"), r.out());
+        Map<String, Object> rep = report(json);
+        assertEquals(0, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
+        assertEquals(0, n(rep, "uncovered"), () -> String.valueOf(rep.get("uncoveredClasses")));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> agent = (Map<String, Object>) rep.get("agent");
+        assertTrue(((Number) agent.get("hiddenArraysFenced")).longValue() > 0, "the spreaders' classes were fenced: " + agent);
+
+        Path off = WORK.resolve("handles-unfenced-" + javas().indexOf(java) + ".json");
+        Result u = vbd("verify", "-q", "--json", off.toString(), "--", java, "-Dvbd.generatedArrays=unfenced", "-cp", cp, "Handles");
+        assertEquals(1, u.status(), "unfenced element accesses fail the run\n" + u.out() + u.err());
+        Map<String, Object> unfenced = report(off);
+        assertTrue(n(unfenced, "nonSc") > 0, () -> String.valueOf(unfenced.get("findings")));
+        String findings = String.valueOf(unfenced.get("findings"));
+        assertTrue(findings.contains("java.lang.invoke.LambdaForm$") || findings.contains("java/lang/invoke/LambdaForm$"), findings);
+        assertTrue(findings.contains("ARRAY_LOAD"), findings);
     }
 
     /**
