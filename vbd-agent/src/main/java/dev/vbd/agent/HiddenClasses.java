@@ -1,6 +1,5 @@
 package dev.vbd.agent;
 
-import dev.vbd.core.rewrite.GeneratedArrayFences;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
 import org.objectweb.asm.ClassReader;
@@ -18,7 +17,7 @@ import java.util.function.BiFunction;
  * defines it: lambda proxies, framework-spun classes, the JDK's own.
  *
  * <p>The classes {@code java.lang.invoke} generates for itself ({@code LambdaForm}s and the like)
- * get their array element accesses fenced and nothing else ({@link GeneratedArrayFences}): they
+ * get their array element accesses fenced and nothing else ({@link dev.vbd.core.rewrite.GeneratedArrayFences}): they
  * reach fields with the fields' own, already volatile, modes and methods through their rewritten
  * or twinned bodies, so the whole rewrite would only slow every method handle; but spreaders,
  * collectors, element getters and setters, loops and table switches load and store elements with
@@ -95,7 +94,7 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
         }
         busy.set(Boolean.TRUE);
         try {
-            byte[] fenced = GeneratedArrayFences.fence(bytes);
+            byte[] fenced = transformer.fenceGenerated(lookup.getName(), bytes);
             if (fenced == null) {
                 stats.hiddenLeft.incrementAndGet();
                 return leave(bytes, GENERATED);

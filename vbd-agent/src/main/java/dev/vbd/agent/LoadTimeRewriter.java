@@ -6,6 +6,7 @@ import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldMode;
 import dev.vbd.core.rewrite.FieldOracle;
+import dev.vbd.core.rewrite.GeneratedArrayFences;
 import dev.vbd.core.rewrite.JdkFencedFields;
 import dev.vbd.core.rewrite.Optimisations;
 import dev.vbd.core.rewrite.RewriteException;
@@ -16,6 +17,7 @@ import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 
@@ -241,6 +243,40 @@ final class LoadTimeRewriter {
         }
         return s;
     }
+
+    /**
+     * java.lang.invoke's generated code with its array element accesses fenced
+     * ({@link GeneratedArrayFences}), or null when it has none. Kept in the store like any rewrite
+     * (an empty class file standing for "none"): a program started again spins the same method
+     * handles' classes from the same bytes, and takes them from there without parsing them.
+     */
+    byte[] fenceGenerated(String lookup, byte[] bytes) {
+        RewriteStore kept = store;
+        if (kept != null) {
+            try {
+                RewriteStore.Kept k = kept.find(GENERATED_KIND, bytes);
+                if (k != null) {
+                    kept.hits.incrementAndGet();
+                    return k.result().bytes().length == 0 ? null : k.result().bytes();
+                }
+            } catch (RuntimeException e) {
+                // the store is a cache: the class is fenced anew
+            }
+        }
+        byte[] fenced = GeneratedArrayFences.fence(bytes);
+        if (kept != null) {
+            try {
+                kept.put(GENERATED_KIND, bytes, new RewriteResult(lookup, RewriteResult.Status.REWRITTEN,
+                        fenced == null ? new byte[0] : fenced, null, List.of(), List.of(), List.of()), List.of());
+            } catch (RuntimeException e) {
+                // not kept; the fences stand
+            }
+        }
+        return fenced;
+    }
+
+    /** The kind of rewrite {@link #fenceGenerated} keeps in the store, apart from every rewriter's. */
+    private static final String GENERATED_KIND = "generated-arrays";
 
     static boolean containsMarker(byte[] bytes) {
         outer:
