@@ -49,6 +49,15 @@ final class LoadTimeRewriter {
     private RewriteStore store;
     private JdkFencedFields jdkFenced;
     private Optimisations optimisations = Optimisations.ALL;
+    /** The prepared JDK's class files, against which program loaders' rewriters check a marker. */
+    private final JdkClassBytes jdkClasses = new JdkClassBytes();
+    /** Told of each class rewritten (verify mode), or null. */
+    private volatile Rewrites rewrites;
+
+    /** Hears of each class this rewrites, with the bytes it gives the JVM. */
+    interface Rewrites {
+        void rewritten(ClassLoader loader, String className, byte[] bytes);
+    }
 
     LoadTimeRewriter(Policy policy, boolean skipUnrewritable, FieldMode fields, RewriteStats stats,
                      DeclaredModifiers declared, boolean readOnThisThread) {
@@ -64,7 +73,8 @@ final class LoadTimeRewriter {
     byte[] rewrite(ClassLoader loader, String className, byte[] bytes) {
         // With a store the kept rewrite is looked for first: a class that carries the marker is never
         // kept, and the rewriter recognises it by parsing; this byte scan costs every class that is kept.
-        if (store == null && containsMarker(bytes)) {
+        // Only the JDK's own loaders' classes pass on it: any class file may hold the marker's bytes.
+        if (store == null && jdkLoader(loader) && containsMarker(bytes)) {
             stats.alreadyRewritten.incrementAndGet();
             return null;
         }
@@ -74,6 +84,8 @@ final class LoadTimeRewriter {
                 case REWRITTEN:
                     stats.rewritten.incrementAndGet();
                     declared.record(loader, r.className(), r.flipped(), r.unfinal());
+                    Rewrites listener = rewrites;
+                    if (listener != null) listener.rewritten(loader, r.className(), r.bytes());
                     for (Map.Entry<String, String> u : r.unfenced().entrySet()) {
                         String where = r.className() + "." + u.getKey();
                         stats.failed.put(where, where + ": " + u.getValue());
@@ -151,6 +163,16 @@ final class LoadTimeRewriter {
         }
     }
 
+    /** Tells {@code listener} of each class rewritten from now on. */
+    void onRewritten(Rewrites listener) {
+        this.rewrites = listener;
+    }
+
+    /** Whether the boot or platform class loader: they define nothing but the prepared JDK's classes. */
+    static boolean jdkLoader(ClassLoader loader) {
+        return loader == null || loader == ClassLoader.getPlatformClassLoader();
+    }
+
     /** Fields that stay plain in the JVM ({@link EarlyClasses}); call before the first rewrite. */
     synchronized void fenceFields(FieldOracle plain) {
         this.plainInJvm = plain;
@@ -196,7 +218,7 @@ final class LoadTimeRewriter {
                 : sourceFor(loader), jdk)
                 .fenceFields(plainInJvm).fields(jdk ? fields.jdk() : fields)
                 .optimise(optimisations).store(store);
-        return jdk ? r : r.jdkFencedFields(jdkFenced);
+        return jdk ? r : r.jdkFencedFields(jdkFenced).jdkClasses(jdkClasses);
     }
 
     private LoaderBytesSource sourceFor(ClassLoader loader) {
