@@ -45,6 +45,7 @@ final class LoadTimeRewriter {
     /** One per loader, shared with the sources of the loaders that ask it first; weak keys, as above. */
     private final Map<ClassLoader, LoaderBytesSource> sources = new WeakHashMap<>();
     private ClassRewriter bootRewriter;
+    private ClassRewriter bootClassPathRewriter;
     private FieldOracle plainInJvm;
     private RewriteStore store;
     private JdkFencedFields jdkFenced;
@@ -71,15 +72,24 @@ final class LoadTimeRewriter {
 
     /** The class file to define instead of {@code bytes}, or null to define it as it is. */
     byte[] rewrite(ClassLoader loader, String className, byte[] bytes) {
+        return rewrite(loader, className, bytes, false);
+    }
+
+    /**
+     * As {@link #rewrite(ClassLoader, String, byte[])}; {@code bootClassPath}: the boot loader defines
+     * the class in its unnamed module, from {@code -Xbootclasspath/a}: the program's, not the JDK's.
+     */
+    byte[] rewrite(ClassLoader loader, String className, byte[] bytes, boolean bootClassPath) {
+        boolean jdk = jdkLoader(loader) && !bootClassPath;
         // With a store the kept rewrite is looked for first: a class that carries the marker is never
         // kept, and the rewriter recognises it by parsing; this byte scan costs every class that is kept.
         // Only the JDK's own loaders' classes pass on it: any class file may hold the marker's bytes.
-        if (store == null && jdkLoader(loader) && containsMarker(bytes)) {
+        if (store == null && jdk && containsMarker(bytes)) {
             stats.alreadyRewritten.incrementAndGet();
             return null;
         }
         try {
-            RewriteResult r = rewriterFor(loader).rewrite(bytes, skipUnrewritable);
+            RewriteResult r = (bootClassPath ? bootClassPathRewriter() : rewriterFor(loader)).rewrite(bytes, skipUnrewritable);
             switch (r.status()) {
                 case REWRITTEN:
                     stats.rewritten.incrementAndGet();
@@ -210,6 +220,16 @@ final class LoadTimeRewriter {
             rewriters.put(loader, r);
         }
         return r;
+    }
+
+    /** The rewriter of the program's classes on the boot class path: the boot loader's bytes, a program's trust. */
+    private synchronized ClassRewriter bootClassPathRewriter() {
+        if (bootClassPathRewriter == null) {
+            bootClassPathRewriter = new ClassRewriter(policy, new LoaderBytesSource(null, readOnThisThread), false)
+                    .fenceFields(plainInJvm).fields(fields).optimise(optimisations).store(store)
+                    .jdkFencedFields(jdkFenced).jdkClasses(jdkClasses);
+        }
+        return bootClassPathRewriter;
     }
 
     private ClassRewriter newRewriter(ClassLoader loader, boolean jdkLoader) {

@@ -23,6 +23,7 @@ final class VbdTransformer implements ClassFileTransformer {
             stats.excluded.incrementAndGet();
             return null;
         }
-        return rewriter.rewrite(loader, className, bytes);
+        // the boot loader's unnamed module holds -Xbootclasspath/a: the program's classes
+        return rewriter.rewrite(loader, className, bytes, loader == null && module != null && !module.isNamed());
     }
 }

@@ -74,7 +74,7 @@ final class VerifyWalk implements ClassFileTransformer, LoadTimeRewriter.Rewrite
                 Map<Class<?>, byte[]> c = captured;
                 if (c != null && bytes != null) c.put(redefined, bytes);
             } else if (className != null && bytes != null && LoadTimeRewriter.jdkLoader(loader)
-                    && LoadTimeRewriter.containsMarker(bytes)) {
+                    && (module == null || module.isNamed()) && LoadTimeRewriter.containsMarker(bytes)) {
                 note(loader, className, bytes);
             }
         } catch (Throwable t) {
