@@ -172,7 +172,10 @@ public class Main {
             case "relaxed-int[]": return new RelaxedIntArray();
             case "config-instance": return new ConfigRelaxedInstance();
             case "config-int[]": return new ConfigRelaxedIntArray();
-            default: throw new IllegalArgumentException("unknown shape '" + name + "'");
+            default:
+                Shape trust = Trust.shape(name);
+                if (trust != null) return trust;
+                throw new IllegalArgumentException("unknown shape '" + name + "'");
         }
     }
 

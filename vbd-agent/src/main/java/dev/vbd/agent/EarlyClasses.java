@@ -62,9 +62,9 @@ final class EarlyClasses implements ClassFileTransformer, FieldOracle {
 
     /**
      * The classes in {@code loaded} (taken at {@code premain}, before any transformer) that did not
-     * come from the prepared JDK and are not vbd's own.
+     * come from the prepared JDK and are not vbd's own (by their jar, {@link OwnClasses}).
      */
-    static EarlyClasses find(Class<?>[] loaded, Policy policy, Path preparedJdk, FieldMode fields) {
+    static EarlyClasses find(Class<?>[] loaded, Policy policy, OwnClasses own, Path preparedJdk, FieldMode fields) {
         Set<String> jdkModules = jdkModules(preparedJdk);
         EarlyClasses e = new EarlyClasses(policy, fields);
         for (Class<?> c : loaded) {
@@ -73,7 +73,7 @@ final class EarlyClasses implements ClassFileTransformer, FieldOracle {
             if (m.isNamed() && m.getLayer() == ModuleLayer.boot() && (jdkModules == null || jdkModules.contains(m.getName()))) {
                 continue;
             }
-            if (policy.exclusion(c.getName().replace('.', '/')) != null) continue;
+            if (own.own(c)) continue;
             e.targets.add(c);
             e.names.add(c.getName());
         }

@@ -23,7 +23,9 @@ import java.util.function.BiFunction;
  * collectors, element getters and setters, loops and table switches load and store elements with
  * the plain instructions. Those with no element access are defined as generated. Hidden classes
  * defined while this thread is already rewriting one (vbd's own lambdas) pass through too: they
- * belong to vbd.
+ * belong to vbd, as do those a class of vbd's defines, known by the lookup class's origin:
+ * java.base in a runtime image, the agent's jar beside a program ({@link OwnClasses}), never by
+ * its name alone.
  */
 final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
     private static final String JDK_INVOKE = "java.lang.invoke.";
@@ -31,6 +33,8 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
     private static final String IMAGE_OWN = "jdk.internal.misc.Vbd_";
 
     private final LoadTimeRewriter transformer;
+    /** The agent's own classes, or null in a runtime image, where vbd's classes are java.base's. */
+    private final OwnClasses own;
     private final RewriteStats stats;
     /** With the verifier on: what each rewritten hidden class became, for the walk at exit. */
     private final List<Rewritten> kept;
@@ -50,8 +54,9 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
 
     record Rewritten(ClassLoader loader, String name, byte[] bytes) {}
 
-    HiddenClasses(LoadTimeRewriter transformer, RewriteStats stats, boolean keep) {
+    HiddenClasses(LoadTimeRewriter transformer, OwnClasses own, RewriteStats stats, boolean keep) {
         this.transformer = transformer;
+        this.own = own;
         this.stats = stats;
         this.kept = keep ? new ArrayList<>() : null;
         this.left = keep ? new ConcurrentHashMap<>() : null;
@@ -60,7 +65,7 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
     @Override
     public byte[] apply(Class<?> lookup, byte[] bytes) {
         if (busy.get() != null) return leave(bytes, OWN);
-        if (lookup.getName().startsWith(IMAGE_OWN)) return leave(bytes, OWN);
+        if (ownLookup(lookup)) return leave(bytes, OWN);
         if (lookup.getName().startsWith(JDK_INVOKE)) return generated(lookup, bytes);
         busy.set(Boolean.TRUE);
         try {
@@ -113,6 +118,12 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
         } finally {
             busy.remove();
         }
+    }
+
+    /** Whether the lookup class is vbd's: relocated into java.base in an image, or of the agent's jar. */
+    private boolean ownLookup(Class<?> lookup) {
+        if (lookup.getModule() == Object.class.getModule() && lookup.getName().startsWith(IMAGE_OWN)) return true;
+        return own != null && own.own(lookup);
     }
 
     private byte[] leave(byte[] bytes, String why) {

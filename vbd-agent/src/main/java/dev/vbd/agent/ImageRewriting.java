@@ -73,7 +73,7 @@ public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
         rewriter.optimise(options.optimise());
         rewriter.store(store(options.relaxed()));
         rewriter.jdkFencedFields(jdkDir);
-        new HiddenClasses(rewriter, stats, false).install();
+        new HiddenClasses(rewriter, null, stats, false).install();
         VbdRuntime.classDefinitions(new ImageRewriting(rewriter));
     }
 

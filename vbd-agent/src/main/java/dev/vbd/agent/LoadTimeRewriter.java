@@ -48,10 +48,20 @@ final class LoadTimeRewriter {
     /** One per loader, shared with the sources of the loaders that ask it first; weak keys, as above. */
     private final Map<ClassLoader, LoaderBytesSource> sources = new WeakHashMap<>();
     private ClassRewriter bootRewriter;
+    private ClassRewriter bootClassPathRewriter;
     private FieldOracle plainInJvm;
     private RewriteStore store;
     private JdkFencedFields jdkFenced;
     private Optimisations optimisations = Optimisations.ALL;
+    /** The prepared JDK's class files, against which program loaders' rewriters check a marker. */
+    private final JdkClassBytes jdkClasses = new JdkClassBytes();
+    /** Told of each class rewritten (verify mode), or null. */
+    private volatile Rewrites rewrites;
+
+    /** Hears of each class this rewrites, with the bytes it gives the JVM. */
+    interface Rewrites {
+        void rewritten(ClassLoader loader, String className, byte[] bytes);
+    }
 
     LoadTimeRewriter(Policy policy, boolean skipUnrewritable, FieldMode fields, RewriteStats stats,
                      DeclaredModifiers declared, boolean readOnThisThread) {
@@ -65,18 +75,30 @@ final class LoadTimeRewriter {
 
     /** The class file to define instead of {@code bytes}, or null to define it as it is. */
     byte[] rewrite(ClassLoader loader, String className, byte[] bytes) {
+        return rewrite(loader, className, bytes, false);
+    }
+
+    /**
+     * As {@link #rewrite(ClassLoader, String, byte[])}; {@code bootClassPath}: the boot loader defines
+     * the class in its unnamed module, from {@code -Xbootclasspath/a}: the program's, not the JDK's.
+     */
+    byte[] rewrite(ClassLoader loader, String className, byte[] bytes, boolean bootClassPath) {
+        boolean jdk = jdkLoader(loader) && !bootClassPath;
         // With a store the kept rewrite is looked for first: a class that carries the marker is never
         // kept, and the rewriter recognises it by parsing; this byte scan costs every class that is kept.
-        if (store == null && containsMarker(bytes)) {
+        // Only the JDK's own loaders' classes pass on it: any class file may hold the marker's bytes.
+        if (store == null && jdk && containsMarker(bytes)) {
             stats.alreadyRewritten.incrementAndGet();
             return null;
         }
         try {
-            RewriteResult r = rewriterFor(loader).rewrite(bytes, skipUnrewritable);
+            RewriteResult r = (bootClassPath ? bootClassPathRewriter() : rewriterFor(loader)).rewrite(bytes, skipUnrewritable);
             switch (r.status()) {
                 case REWRITTEN:
                     stats.rewritten.incrementAndGet();
                     declared.record(loader, r.className(), r.flipped(), r.unfinal());
+                    Rewrites listener = rewrites;
+                    if (listener != null) listener.rewritten(loader, r.className(), r.bytes());
                     for (Map.Entry<String, String> u : r.unfenced().entrySet()) {
                         String where = r.className() + "." + u.getKey();
                         stats.failed.put(where, where + ": " + u.getValue());
@@ -154,6 +176,16 @@ final class LoadTimeRewriter {
         }
     }
 
+    /** Tells {@code listener} of each class rewritten from now on. */
+    void onRewritten(Rewrites listener) {
+        this.rewrites = listener;
+    }
+
+    /** Whether the boot or platform class loader: they define nothing but the prepared JDK's classes. */
+    static boolean jdkLoader(ClassLoader loader) {
+        return loader == null || loader == ClassLoader.getPlatformClassLoader();
+    }
+
     /** Fields that stay plain in the JVM ({@link EarlyClasses}); call before the first rewrite. */
     synchronized void fenceFields(FieldOracle plain) {
         this.plainInJvm = plain;
@@ -193,6 +225,16 @@ final class LoadTimeRewriter {
         return r;
     }
 
+    /** The rewriter of the program's classes on the boot class path: the boot loader's bytes, a program's trust. */
+    private synchronized ClassRewriter bootClassPathRewriter() {
+        if (bootClassPathRewriter == null) {
+            bootClassPathRewriter = new ClassRewriter(policy, new LoaderBytesSource(null, readOnThisThread), false)
+                    .fenceFields(plainInJvm).fields(fields).optimise(optimisations).store(store)
+                    .jdkFencedFields(jdkFenced).jdkClasses(jdkClasses);
+        }
+        return bootClassPathRewriter;
+    }
+
     private ClassRewriter newRewriter(ClassLoader loader, boolean jdkLoader) {
         boolean jdk = jdkLoader || loader == null;
         ClassRewriter r = new ClassRewriter(policy, loader == null ? new LoaderBytesSource(null, readOnThisThread)
@@ -200,7 +242,7 @@ final class LoadTimeRewriter {
                 .fenceFields(plainInJvm).fields(jdk ? fields.jdk() : fields)
                 .optimise(optimisations).store(store);
         if (jdk) return r;
-        return r.jdkFencedFields(jdkFenced).superclassesLinkedBy(new Linked(sourceFor(loader)));
+        return r.jdkFencedFields(jdkFenced).jdkClasses(jdkClasses).superclassesLinkedBy(new Linked(sourceFor(loader)));
     }
 
     /** The superclasses of one loader's classes, as that loader links them (a class, not a lambda: see above). */

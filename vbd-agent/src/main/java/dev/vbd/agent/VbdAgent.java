@@ -61,7 +61,8 @@ public final class VbdAgent {
         // taken before any transformer is added: everything listed here was defined unrewritten or
         // comes from the prepared JDK
         Class<?>[] loadedBefore = inst.getAllLoadedClasses();
-        EarlyClasses early = EarlyClasses.find(loadedBefore, policy, options.jdkDir(), fields);
+        OwnClasses own = OwnClasses.ofAgent();
+        EarlyClasses early = EarlyClasses.find(loadedBefore, policy, own, options.jdkDir(), fields);
         if (!early.isEmpty() && options.strict()) {
             System.err.println(early.warning(true));
             System.err.flush();
@@ -76,8 +77,8 @@ public final class VbdAgent {
         if (!early.isEmpty()) transformer.fenceFields(early);
         transformer.jdkFencedFields(jdkDir);
         transformer.warmUp();
-        inst.addTransformer(new VbdTransformer(transformer), false);
-        HiddenClasses hidden = new HiddenClasses(transformer, s, options.verifyReport() != null);
+        inst.addTransformer(new VbdTransformer(transformer, own, s), false);
+        HiddenClasses hidden = new HiddenClasses(transformer, own, s, options.verifyReport() != null);
         if (!hidden.install()) {
             LoadTimeRewriter.die("the prepared JDK does not hand hidden classes to vbd (prepared by another vbd build?)");
             return;
@@ -96,7 +97,8 @@ public final class VbdAgent {
             System.err.flush();
         }
         if (options.verifyReport() != null) {
-            VerifyWalk walk = VerifyWalk.start(inst);
+            VerifyWalk walk = VerifyWalk.start(inst, own);
+            transformer.onRewritten(walk);
             Runtime.getRuntime().addShutdownHook(new Thread(
                     () -> walk.run(inst, policy, options, s, hidden), "vbd-verify"));
         }

@@ -38,24 +38,30 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>The bytes come from retransformation: this observer is retransform-capable, so when the
  * walk retransforms a class the JVM hands it the class file it reconstitutes from the running
  * class (the rewrite included), and the observer keeps it and changes nothing. A JVM keeps no
- * invisible annotations, so the reconstituted bytes lack vbd's marker; the observer therefore
- * also notes the marker of each class as it loads (it runs after the rewriting transformer), and
- * the classes loaded before the agent started take theirs from the prepared JDK they came from.
+ * invisible annotations, so the reconstituted bytes lack vbd's marker, and a marker found in them
+ * is one the program wrote. The marker of each class is therefore noted as it loads: the rewriter
+ * tells of each class it rewrote, the observer (after the rewriting transformer) notes the marker of
+ * each class the JDK's own loaders define, and the classes loaded before the agent started take
+ * theirs from the prepared JDK they came from. vbd's own classes are known by their jar
+ * ({@link OwnClasses}) and counted as excluded.
  * Hidden classes are never passed to agents and cannot be retransformed: they are counted apart.
  */
-final class VerifyWalk implements ClassFileTransformer {
+final class VerifyWalk implements ClassFileTransformer, LoadTimeRewriter.Rewrites {
     private static final int BATCH = 500;
     private static final String BOOT = "boot";
 
     private final Map<ClassLoader, Map<String, ClassFacts.Marker>> markers = Collections.synchronizedMap(new WeakHashMap<>());
     private final Map<String, ClassFacts.Marker> bootMarkers = new ConcurrentHashMap<>();
     private volatile Map<Class<?>, byte[]> captured;
+    private final OwnClasses own;
 
-    private VerifyWalk() {}
+    private VerifyWalk(OwnClasses own) {
+        this.own = own;
+    }
 
     /** Starts observing class loads; call from premain, after the rewriting transformer is added. */
-    static VerifyWalk start(Instrumentation inst) {
-        VerifyWalk w = new VerifyWalk();
+    static VerifyWalk start(Instrumentation inst, OwnClasses own) {
+        VerifyWalk w = new VerifyWalk(own);
         inst.addTransformer(w, true);
         return w;
     }
@@ -67,17 +73,30 @@ final class VerifyWalk implements ClassFileTransformer {
             if (redefined != null) {
                 Map<Class<?>, byte[]> c = captured;
                 if (c != null && bytes != null) c.put(redefined, bytes);
-            } else if (className != null && bytes != null && LoadTimeRewriter.containsMarker(bytes)) {
-                ClassFacts.Marker m = ClassFacts.read(bytes).marker;
-                if (m != null) {
-                    if (loader == null) bootMarkers.put(className, m);
-                    else markers.computeIfAbsent(loader, l -> new ConcurrentHashMap<>()).put(className, m);
-                }
+            } else if (className != null && bytes != null && LoadTimeRewriter.jdkLoader(loader)
+                    && (module == null || module.isNamed()) && LoadTimeRewriter.containsMarker(bytes)) {
+                note(loader, className, bytes);
             }
         } catch (Throwable t) {
             // an observer must never disturb class loading; a class it missed is reported uncovered
         }
         return null;
+    }
+
+    @Override
+    public void rewritten(ClassLoader loader, String className, byte[] bytes) {
+        try {
+            note(loader, className, bytes);
+        } catch (Throwable t) {
+            // as above
+        }
+    }
+
+    private void note(ClassLoader loader, String className, byte[] bytes) {
+        ClassFacts.Marker m = ClassFacts.read(bytes).marker;
+        if (m == null) return;
+        if (loader == null) bootMarkers.put(className, m);
+        else markers.computeIfAbsent(loader, l -> new ConcurrentHashMap<>()).put(className, m);
     }
 
     /** The shutdown hook's work: walk, verify, write the report. Never throws. */
@@ -136,6 +155,10 @@ final class VerifyWalk implements ClassFileTransformer {
         for (HiddenClasses.Rewritten h : rewrittenHidden) passedThrough.merge(h.name().replace('/', '.'), 1, Integer::sum);
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (c.isArray() || c.isPrimitive()) continue;
+            if (own.own(c)) {
+                report.addExcluded("vbd's own class (the agent's jar)");
+                continue;
+            }
             if (c.isHidden()) {
                 // the JVM names a hidden class after its class file, plus '/' and a suffix of its own
                 String n = c.getName();
@@ -194,7 +217,7 @@ final class VerifyWalk implements ClassFileTransformer {
                 continue;
             }
             if (l != null) loaders.putIfAbsent(key, l);
-            entries.add(new ClassEntry(key, () -> b, markerOf(c, l, internal, jdk)));
+            entries.add(ClassEntry.unmarked(key, () -> b, markerOf(c, l, internal, jdk)));
         }
         for (HiddenClasses.Rewritten h : rewrittenHidden) {
             String key = loaderKey(h.loader());

@@ -9,14 +9,17 @@ import java.util.List;
  * All names here are JVM internal names ({@code java/util/HashMap}).
  */
 public final class Policy {
-    /** Classes vbd never rewrites: its own machinery and the harness classes it must not perturb. */
-    private static final List<String> EXCLUDED_PREFIXES = List.of(
-            "dev/vbd/core/", "dev/vbd/agent/", "dev/vbd/cli/", "dev/vbd/shaded/", "dev/vbd/internal/",
+    /**
+     * vbd's runtime classes, which vbd itself patches into the prepared JDK's java.base (and, in a
+     * runtime image, its rewriting, relocated to {@code jdk.internal.misc.Vbd_*}). Honoured only for
+     * classes the JDK's own class loaders define ({@link #exclusion}): a program's class loader may
+     * name a class anything, so no name stands for vbd's own there.
+     */
+    private static final List<String> RUNTIME_PREFIXES = List.of(
             "java/util/concurrent/atomic/VbdRuntime", "java/util/concurrent/atomic/VbdFieldModifiers",
             "java/util/concurrent/atomic/VbdSpeculation",
             "jdk/internal/misc/Vbd", "jdk/internal/loader/VbdClassPath",
-            "java/lang/VbdDefineClass", "java/lang/invoke/VbdMethodHandles",
-            "org/openjdk/jmh/infra/Blackhole");
+            "java/lang/VbdDefineClass", "java/lang/invoke/VbdMethodHandles");
 
     /**
      * Packages whose final instance fields HotSpot trusts as constants (java.lang.invoke and
@@ -72,11 +75,17 @@ public final class Policy {
         }
     }
 
-    /** Why a class is left as it is, or null if vbd rewrites it. */
-    public String exclusion(String internalName) {
-        for (String p : EXCLUDED_PREFIXES) {
+    /**
+     * Why a class is left as it is, or null if vbd rewrites it. {@code jdkLoader}: whether the boot
+     * or platform class loader defines the class, which only the prepared JDK's classes are. Where a
+     * program's loader defines it, the name says nothing, and the answer is always null: vbd's
+     * agent recognises its own classes by where they come from, not here.
+     */
+    public String exclusion(String internalName, boolean jdkLoader) {
+        if (!jdkLoader) return null;
+        for (String p : RUNTIME_PREFIXES) {
             if (internalName.startsWith(p)) {
-                return "vbd's own class or harness class";
+                return "vbd's runtime class in the prepared JDK";
             }
         }
         return null;

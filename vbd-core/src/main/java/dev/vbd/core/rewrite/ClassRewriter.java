@@ -20,6 +20,7 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.MethodNode;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -65,6 +66,8 @@ public final class ClassRewriter implements FieldOracle {
     private volatile Optimisations optimisations = Optimisations.ALL;
     /** Which fields of the prepared JDK need fences, if known (see {@link #jdkFencedFields}). */
     private volatile JdkFencedFields jdkFenced;
+    /** The prepared JDK's own class files, against which a marker is checked (see {@link #jdkClasses}). */
+    private volatile ClassBytesSource jdkClasses;
 
     /** A rewriter for application classes loaded at run time, after the JVM has booted. */
     public ClassRewriter(Policy policy, ClassBytesSource source) {
@@ -180,6 +183,35 @@ public final class ClassRewriter implements FieldOracle {
     }
 
     /**
+     * Where the prepared JDK's own class files are found. Only a class the prepared JDK supplies
+     * carries vbd's marker legitimately; a program can write the marker into its own class files as
+     * easily as any other annotation. So for a rewriter of a program's class loader a marker counts
+     * (the class is taken as rewritten, and its fields as the marker lists them) only where the
+     * JDK's modules hold the very same class file; without this source no marker counts. A
+     * rewriter of the JDK's own loaders, which define nothing but the prepared JDK's classes,
+     * trusts the marker as it is.
+     */
+    public ClassRewriter jdkClasses(ClassBytesSource jdk) {
+        this.jdkClasses = jdk;
+        return this;
+    }
+
+    /** Whether the marker on these bytes of the class is vbd's own ({@link #jdkClasses}). */
+    private boolean markerTrusted(String className, byte[] bytes) {
+        if (privileged) return true;
+        ClassBytesSource j = jdkClasses;
+        if (j == null) return false;
+        byte[] supplied = j.find(className);
+        return supplied != null && Arrays.equals(supplied, bytes);
+    }
+
+    /** The facts of a class as far as they can be trusted: a marker that is not vbd's own is dropped. */
+    private ClassFacts trusted(ClassFacts facts, byte[] bytes) {
+        if (facts.marker != null && !markerTrusted(facts.name, bytes)) facts.marker = null;
+        return facts;
+    }
+
+    /**
      * Keeps each rewrite in {@code store} and takes rewrites from it. A kept rewrite stands in for a
      * new one only for the same bytes, the same kind of rewriter, and the same answers about other
      * classes ({@link Consulted}); the store must belong to this policy and this version of vbd.
@@ -244,7 +276,7 @@ public final class ClassRewriter implements FieldOracle {
                 // relaxed code: it may ask about this class's own fields, which a class generated at
                 // run time has no bytes for the source to find; a new rewrite would know them from here
                 try {
-                    factsCache.putIfAbsent(k.result().className(), ClassFacts.read(bytes));
+                    factsCache.putIfAbsent(k.result().className(), trusted(ClassFacts.read(bytes), bytes));
                 } catch (RuntimeException e) {
                     return false;
                 }
@@ -294,7 +326,7 @@ public final class ClassRewriter implements FieldOracle {
             throw new RewriteException("<unreadable class file>", "cannot parse " + bytes.length + " bytes: " + e, e);
         }
         defined.record(name, bytes);
-        String exclusion = policy.exclusion(name);
+        String exclusion = policy.exclusion(name, privileged);
         if (exclusion != null) return RewriteResult.excluded(name, exclusion);
         ClassFacts facts;
         try {
@@ -302,7 +334,10 @@ public final class ClassRewriter implements FieldOracle {
         } catch (RuntimeException e) {
             throw new RewriteException(name, "unreadable class file: " + e, e);
         }
-        if (facts.marker != null) return RewriteResult.already(name);
+        // a marker the program wrote itself is dropped, and the class rewritten as any other
+        boolean forged = facts.marker != null && !markerTrusted(name, bytes);
+        if (facts.marker != null && !forged) return RewriteResult.already(name);
+        facts.marker = null;
         // Relaxed code of this class may touch its own fields: classes generated at run time have
         // no bytes for the source to find, so remember these.
         factsCache.putIfAbsent(name, facts);
@@ -313,6 +348,7 @@ public final class ClassRewriter implements FieldOracle {
                 List<String> relaxed = new ArrayList<>();
                 ClassWriter writer = new ClassWriter(reader, 0);
                 ClassVisitor rewriting = new SafeConstruction(writer, policy, facts, classRelaxed(facts), leaks, bytes, relaxed);
+                if (forged) rewriting = new ForgedMarkerVisitor(rewriting);
                 reader.accept(jdk ? JdkPatches.wrapForSafeConstruction(name, rewriting) : rewriting, 0);
                 return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
                         List.of(), List.of(), relaxed, unfenced);
@@ -343,6 +379,7 @@ public final class ClassRewriter implements FieldOracle {
                 ClassWriter writer = new ClassWriter(reader, 0);
                 ClassVisitor rewriting = new Rewriting(writer, facts, fields, classRelaxed, relaxed, flipped, unfinal,
                         unfenced.keySet(), allocating, fenced, constructors, leakFree, speculative, ownerRoot);
+                if (forged) rewriting = new ForgedMarkerVisitor(rewriting);
                 reader.accept(jdk ? JdkPatches.wrap(name, rewriting) : rewriting, 0);
                 try {
                     return new RewriteResult(name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
@@ -454,7 +491,7 @@ public final class ClassRewriter implements FieldOracle {
         ClassFacts read = null;
         if (b != null) {
             try {
-                read = ClassFacts.read(b);
+                read = trusted(ClassFacts.read(b), b);
             } catch (RuntimeException e) {
                 read = null;
             }
@@ -510,7 +547,7 @@ public final class ClassRewriter implements FieldOracle {
             ClassFacts.FieldFact field = f.field(name, descriptor);
             if (field != null) {
                 if (f.marker != null) return !field.isVolatile() && f.marker.flipped(name);
-                if (policy.exclusion(cls) != null) return false;
+                if (policy.exclusion(cls, privileged) != null) return false;
                 return decideEach(f, null).get(fieldKey(name, descriptor)) != FieldDecision.KEEP;
             }
             cls = f.superName;
@@ -536,7 +573,7 @@ public final class ClassRewriter implements FieldOracle {
         for (int depth = 0; cls != null && depth < 64; depth++) {
             if (isJdkName(cls)) return false;
             ClassFacts f = facts(cls);
-            if (f == null || policy.exclusion(cls) != null) return false;
+            if (f == null || policy.exclusion(cls, privileged) != null) return false;
             if (f.field(name, descriptor) != null) return true;
             cls = f.superName;
         }
@@ -554,7 +591,7 @@ public final class ClassRewriter implements FieldOracle {
         String s = facts.superName;
         if (facts.isInterface() || s == null || isJdkName(facts.name)) return false;
         if (isJdkName(s)) return true;
-        return policy.exclusion(s) != null || facts(s) == null;
+        return policy.exclusion(s, privileged) != null || facts(s) == null;
     }
 
     /**
@@ -578,7 +615,7 @@ public final class ClassRewriter implements FieldOracle {
             if (field != null) {
                 // the marker lists names only; what vbd flipped is volatile in the rewritten class
                 if (f.marker != null) return field.isVolatile() && f.marker.flipped(name);
-                if (policy.exclusion(cls) != null) return false;
+                if (policy.exclusion(cls, privileged) != null) return false;
                 return decideEach(f, null).get(fieldKey(name, descriptor)) != FieldDecision.KEEP;
             }
             cls = f.superName;

@@ -298,7 +298,7 @@ final class MethodCheck {
     }
 
     private boolean policyExcluded(String name) {
-        return scope.policy().exclusion(name) != null;
+        return scope.policy().exclusion(name, jdkLoader(loader)) != null;
     }
 
     private void indy(int i, int cp) {

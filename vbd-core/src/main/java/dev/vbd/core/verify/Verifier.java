@@ -108,14 +108,14 @@ public final class Verifier {
         report.classes++;
         report.inspected++;
         String name = facts.name;
-        String exclusion = policy.exclusion(name);
+        String exclusion = policy.exclusion(name, MethodCheck.jdkLoader(e.loader()));
         if (exclusion == null && facts.isModuleOrPackageInfo()) exclusion = "module or package descriptor";
         if (exclusion != null) {
             report.excluded++;
             report.exclusions.merge(exclusion, 1, Integer::sum);
             return;
         }
-        ClassFacts.Marker marker = facts.marker != null ? facts.marker : e.recordedMarker();
+        ClassFacts.Marker marker = e.recordedMarker() != null ? e.recordedMarker() : e.bytesMarked() ? facts.marker : null;
         if (safeConstruction) {
             verifyConstruction(e, facts, marker != null && marker.construction ? marker : null, scope, report);
             return;

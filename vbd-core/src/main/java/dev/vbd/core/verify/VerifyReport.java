@@ -110,6 +110,16 @@ public final class VerifyReport {
         }
     }
 
+    /**
+     * A class seen and left unchecked because vbd leaves it alone by where it comes from (its own
+     * classes beside a program), which only the caller that saw the class load can tell.
+     */
+    public void addExcluded(String reason) {
+        classes++;
+        excluded++;
+        exclusions.merge(reason, 1, Integer::sum);
+    }
+
     /** Adds another report's counts and lists to this one (the verifier checks classes in parallel). */
     void absorb(VerifyReport o) {
         classes += o.classes;

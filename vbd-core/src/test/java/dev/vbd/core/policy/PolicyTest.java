@@ -15,15 +15,18 @@ class PolicyTest {
     private final Policy defaults = Policy.defaults();
 
     @Test
-    void vbdsOwnClassesAndHarnessClassesAreExcluded() {
-        for (String name : List.of("dev/vbd/core/rewrite/ClassRewriter", "dev/vbd/agent/VbdAgent", "dev/vbd/cli/Main",
-                "dev/vbd/shaded/asm/ClassReader", "java/util/concurrent/atomic/VbdRuntime",
-                "jdk/internal/misc/VbdFences", "java/util/concurrent/atomic/VbdFieldModifiers", "org/openjdk/jmh/infra/Blackhole")) {
-            assertNotNull(defaults.exclusion(name), name);
+    void vbdsRuntimeClassesAreExcludedFromTheJdksLoadersAlone() {
+        for (String name : List.of("java/util/concurrent/atomic/VbdRuntime", "jdk/internal/misc/VbdFences",
+                "java/util/concurrent/atomic/VbdFieldModifiers", "jdk/internal/misc/Vbd_ImageRewriting",
+                "java/lang/VbdDefineClass", "java/lang/invoke/VbdMethodHandles")) {
+            assertNotNull(defaults.exclusion(name, true), name);
+            assertNull(defaults.exclusion(name, false), name);
         }
-        for (String name : List.of("dev/vbd/demo/Demo", "dev/vbd/Relaxed", "java/util/HashMap",
-                "jdk/internal/misc/Unsafe", "java/util/concurrent/atomic/AtomicInteger", "dev/vbd/corex/A")) {
-            assertNull(defaults.exclusion(name), name);
+        for (String name : List.of("dev/vbd/core/rewrite/ClassRewriter", "dev/vbd/agent/VbdAgent", "dev/vbd/cli/Main",
+                "dev/vbd/shaded/asm/ClassReader", "dev/vbd/internal/Rewritten", "org/openjdk/jmh/infra/Blackhole",
+                "dev/vbd/demo/Demo", "java/util/HashMap", "jdk/internal/misc/Unsafe", "java/util/concurrent/atomic/AtomicInteger")) {
+            assertNull(defaults.exclusion(name, true), name);
+            assertNull(defaults.exclusion(name, false), name);
         }
     }
 

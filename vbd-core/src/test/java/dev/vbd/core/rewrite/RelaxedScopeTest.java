@@ -350,10 +350,17 @@ class RelaxedScopeTest {
         // as after the ahead-of-time JDK rewrite: the owner's bytes carry the marker and the volatile flags
         Map<String, byte[]> prepared = new java.util.HashMap<>(c);
         prepared.put("rx/Stored", Bytecode.rewritten(c, "rx/Stored"));
-        byte[] after = Bytecode.rewritten(new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(prepared)),
+        byte[] after = Bytecode.rewritten(new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(prepared))
+                        .jdkClasses(n -> n.equals("rx/Stored") ? prepared.get(n) : null),
                 prepared, "rx/UsesStored");
         assertEquals(List.of("ALOAD 0", indy("v", "(Lrx/Stored;)I", "rx/Stored", Opcodes.GETFIELD),
                 "ALOAD 0", "GETFIELD rx/Stored.w : I", "IADD", "IRETURN"), Bytecode.of(after, "get"));
+        // the same bytes from a program's loader alone: their marker is not believed, and the volatile
+        // field is the programmer's as far as vbd knows, so the access keeps its volatile read
+        byte[] untrusted = Bytecode.rewritten(new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(prepared)),
+                prepared, "rx/UsesStored");
+        assertEquals(List.of("ALOAD 0", "GETFIELD rx/Stored.v : I", "ALOAD 0", "GETFIELD rx/Stored.w : I", "IADD",
+                "IRETURN"), Bytecode.of(untrusted, "get"));
     }
 
     /**

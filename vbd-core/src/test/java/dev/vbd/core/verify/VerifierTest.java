@@ -516,15 +516,82 @@ class VerifierTest {
     }
 
     @Test
-    void excludedClassesAreCountedNotChecked() {
-        ClassWriter cw = new ClassWriter(0);
-        cw.visit(V17, ACC_PUBLIC | ACC_SUPER, "dev/vbd/agent/Tool", null, "java/lang/Object", null);
-        cw.visitField(0, "state", "I", null, null).visitEnd();
-        cw.visitEnd();
-        VerifyReport r = verify(cw.toByteArray(), plainClass());
+    void vbdsRuntimeClassesInTheJdkAreCountedNotChecked() {
+        byte[] runtime = readsItsField("jdk/internal/misc/VbdTool", false, null);
+        VerifyReport r = new Verifier(POLICY).verify(List.of(ClassEntry.of("boot", runtime), ClassEntry.of("app", plainClass())));
         assertEquals(2, r.classes());
         assertEquals(1, r.excluded());
         assertEquals(1, r.uncovered());
+        // the same name from a program's loader is the program's
+        VerifyReport app = verify(runtime);
+        assertEquals(0, app.excluded());
+        assertEquals(1, app.uncovered());
+        assertEquals(1, app.nonSc());
+    }
+
+    /** A program's class is checked whatever its name: none makes it vbd's own or a harness's. */
+    @Test
+    void aProgramClassNamedAsVbdsOrJmhsIsChecked() {
+        for (String name : List.of("dev/vbd/internal/Foo", "dev/vbd/core/X", "dev/vbd/agent/Y", "dev/vbd/shaded/Z",
+                "org/openjdk/jmh/infra/Blackhole", "org/openjdk/jmh/infra/BlackholeX")) {
+            VerifyReport r = verify(readsItsField(name, false, null));
+            assertEquals(0, r.excluded(), name);
+            assertEquals(1, r.uncovered(), name);
+            assertEquals(Set.of("get()I@1:FIELD"), sites(r), name);
+        }
+    }
+
+    /**
+     * Bytes read back from a running JVM keep no invisible annotation, so a marker in them is one the
+     * program declared (visible); a jar's class files are the program's too. Neither counts.
+     */
+    @Test
+    void aForgedMarkerCountsForNothing() {
+        for (boolean visible : new boolean[]{false, true}) {
+            byte[] forged = readsItsField("dev/vbd/internal/Forged", visible, null);
+            VerifyReport r = new Verifier(POLICY).verify(List.of(ClassEntry.unmarked("app", () -> forged, null)));
+            assertEquals(0, r.rewritten());
+            assertEquals(1, r.uncovered());
+            assertEquals(1, r.nonSc());
+        }
+    }
+
+    @Test
+    void theMarkersNameAsAStringIsNoMarker() {
+        byte[] literal = readsItsField("app/Literal", false, Conventions.MARKER_DESC);
+        VerifyReport r = verify(literal);
+        assertEquals(0, r.rewritten());
+        assertEquals(1, r.uncovered());
+        assertEquals(1, r.nonSc());
+    }
+
+    /**
+     * A class with a plain {@code int x} and {@code int get()}: 0 aload_0, 1 getfield x, 4 ireturn.
+     * A class named {@code *Forged} carries a marker it wrote itself, visible or not; with
+     * {@code constant}, a method returns that string.
+     */
+    private static byte[] readsItsField(String name, boolean visibleMarker, String constant) {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        cw.visit(V17, ACC_PUBLIC | ACC_SUPER, name, null, "java/lang/Object", null);
+        if (name.endsWith("Forged")) cw.visitAnnotation(Conventions.MARKER_DESC, visibleMarker).visitEnd();
+        cw.visitField(0, "x", "I", null, null).visitEnd();
+        MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "get", "()I", null, null);
+        mv.visitCode();
+        mv.visitVarInsn(ALOAD, 0);
+        mv.visitFieldInsn(GETFIELD, name, "x", "I");
+        mv.visitInsn(IRETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        if (constant != null) {
+            MethodVisitor c = cw.visitMethod(ACC_STATIC, "name", "()Ljava/lang/String;", null, null);
+            c.visitCode();
+            c.visitLdcInsn(constant);
+            c.visitInsn(ARETURN);
+            c.visitMaxs(0, 0);
+            c.visitEnd();
+        }
+        cw.visitEnd();
+        return cw.toByteArray();
     }
 
     @Test

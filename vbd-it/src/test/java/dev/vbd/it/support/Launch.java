@@ -112,13 +112,18 @@ public final class Launch {
     }
 
     /**
-     * {@code vbd verify -q --json FILE -- <java> -cp DIR Main args}: the program under vbd's agent,
-     * with every class it defined checked at exit; the report goes to {@code json}.
+     * {@code vbd verify --json report}: the program runs under vbd's agent, and the verifier walks
+     * every class it loaded at exit; exit status 1 when some access is not SC, else the program's.
      */
-    public Outcome verify(Path json) {
+    public Outcome verify(Path report) {
         prepare(jvm, relaxedConfig, fields, mode);
         List<String> cmd = new ArrayList<>(vbdPrefix("verify"));
-        cmd.addAll(List.of("-q", "--json", json.toString(), "--"));
+        cmd.addAll(List.of("-q", "--json", report.toString()));
+        if (relaxedConfig != null) {
+            cmd.add("--relaxed");
+            cmd.add(relaxedConfig.toString());
+        }
+        cmd.add("--");
         cmd.add(jvm.launcher().toString());
         cmd.addAll(javaArgs());
         return execute("vbd verify", cmd, timeout);

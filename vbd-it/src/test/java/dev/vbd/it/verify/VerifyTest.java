@@ -57,7 +57,10 @@ class VerifyTest {
             }
             """;
 
-    /** Writes a field of a class vbd deliberately leaves alone (a benchmark harness class): not SC. */
+    /**
+     * Writes a field of a program class named as JMH's {@code Blackhole}: the program's own class,
+     * rewritten as any other (a harness that wants it plain relaxes it with a config).
+     */
     private static final String ESCAPE = """
             public class Escape {
                 public static void main(String[] args) {
@@ -323,20 +326,17 @@ class VerifyTest {
     }
 
     @Test
-    void accessOutsideTheRewriteIsReportedAndFailsTheRun() throws Exception {
+    void aProgramClassNamedAsAHarnessClassIsRewritten() throws Exception {
         Path json = WORK.resolve("escape.json");
         Result r = vbd("verify", "-q", "--json", json.toString(), "--", "java", "-cp", WORK.resolve("escape").toString(), "Escape");
         assertTrue(r.out().contains("escape ran"), r.out() + r.err());
-        assertEquals(1, r.status(), "exit status 1 when some access is not SC, though the program exited 0\n" + r.out());
+        assertEquals(0, r.status(), "every access SC, so the program's own exit status\n" + r.out() + r.err());
         Map<String, Object> rep = report(json);
-        assertEquals(1, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
+        assertEquals(0, n(rep, "nonSc"), () -> String.valueOf(rep.get("findings")));
         @SuppressWarnings("unchecked")
-        Map<String, Object> f = ((List<Map<String, Object>>) rep.get("findings")).get(0);
-        assertEquals("Escape", f.get("class"));
-        assertEquals("main([Ljava/lang/String;)V", f.get("method"));
-        assertEquals("FIELD", f.get("kind"));
-        assertEquals(2L, f.get("offset"), "putstatic after aload_0, arraylength");
-        assertTrue(r.out().contains("Escape.main([Ljava/lang/String;)V @2: FIELD writes org.openjdk.jmh.infra.Blackhole.sink"), r.out());
+        List<Map<String, Object>> uncovered = (List<Map<String, Object>>) rep.get("uncoveredClasses");
+        assertTrue(uncovered == null || uncovered.stream().noneMatch(u -> String.valueOf(u.get("class")).contains("Blackhole")),
+                () -> "uncovered: " + uncovered);
     }
 
     @ParameterizedTest
