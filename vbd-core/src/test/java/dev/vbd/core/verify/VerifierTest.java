@@ -638,6 +638,15 @@ class VerifierTest {
         assertEquals(0, verify(rewrite(a, Map.of())).nonSc());
     }
 
+    @Test
+    void aFinalAConstructorWritesIntoAnotherObjectIsAFindingUntilRewritten() {
+        byte[] a = dev.vbd.core.rewrite.FinalWrites.of(V17).constructorWritingOther().bytes();
+        VerifyReport before = verify(a);
+        assertTrue(before.findings().stream().anyMatch(f -> f.detail().contains("cl.A.x") && f.detail().contains("final but written")),
+                before.findings()::toString);
+        assertEquals(0, verify(rewrite(a, Map.of())).nonSc());
+    }
+
     /**
      * {@code B extends A} stores its final after {@code super()}; the loader that defines B links
      * an A that publishes {@code this}, while another loader holds a harmless A by the same name.
