@@ -7,8 +7,9 @@
  * <p>Usage: {@code Main VARIANT WAIT_MILLIS}, VARIANT one of pre53-instance (a method of a class
  * file older than 53 writes its instance final), pre53-static (its static final), other-object (a
  * constructor writes the final of another, already shared object), this-call (a constructor calls
- * {@code this(...)}, whose body publishes {@code this}, then stores its final); prints
- * {@code spin VARIANT ended} or {@code spin VARIANT still spinning}.
+ * {@code this(...)}, whose body publishes {@code this}, then stores its final), superclass (a plain
+ * field of a superclass first loaded while vbd judged its subclass's final, a class vbd must still
+ * rewrite); prints {@code spin VARIANT ended} or {@code spin VARIANT still spinning}.
  */
 public class Main {
     static volatile Pre53 pre53;
@@ -29,6 +30,8 @@ public class Main {
     static void spinOther(Other o) { while (o.x() != 2) { } }
 
     static void spinThisCall(ThisCall t) { while (t.x() == 0) { } }
+
+    static void spinSuper(Sub s) { while (s.flag == 0) { } }
 
     public static void main(String[] args) throws InterruptedException {
         String variant = args[0];
@@ -59,6 +62,12 @@ public class Main {
                 };
                 write = () -> new ThisCall(1);
                 break;
+            case "superclass": {
+                Sub s = new Sub(1);
+                loop = () -> spinSuper(s);
+                write = () -> { pause(); s.flag = 1; };
+                break;
+            }
             default:
                 throw new IllegalArgumentException("unknown variant '" + variant + "'");
         }

@@ -58,7 +58,7 @@ final class LoadTimeRewriter {
     /** Told of each class rewritten (verify mode), or null. */
     private volatile Rewrites rewrites;
 
-    /** Hears of each class this rewrites, with the bytes it gives the JVM. */
+    /** Hears of each class this rewrites, with the bytes it gives the JVM, and of each whose marker it believes. */
     interface Rewrites {
         void rewritten(ClassLoader loader, String className, byte[] bytes);
     }
@@ -106,9 +106,14 @@ final class LoadTimeRewriter {
                                 + " are not sequentially consistent): " + where + " " + u.getValue());
                     }
                     return r.bytes();
-                case ALREADY_REWRITTEN:
+                case ALREADY_REWRITTEN: {
                     stats.alreadyRewritten.incrementAndGet();
+                    // a marker the rewriter believed (the prepared JDK's own class file, which a JDK
+                    // class loader of its own, such as reflection's trampoline loader, may define)
+                    Rewrites told = rewrites;
+                    if (told != null) told.rewritten(loader, r.className(), bytes);
                     return null;
+                }
                 default:
                     stats.excluded.incrementAndGet();
                     return null;

@@ -68,6 +68,12 @@ final class LoaderBytesSource implements ClassBytesSource {
     private final WeakReference<ClassLoader> loader;
     private final boolean boot;
     private final boolean onHelper;
+    /**
+     * Whether classes are loaded on a helper thread ({@link #resolve}): with an agent, for every
+     * loader, the JDK's own included, since a class the JVM defines on a thread already in a
+     * transformer is never shown to it.
+     */
+    private final boolean loadOnHelper;
     /** The source of the loader's parent, when the loader asks its parent first ({@link #asksParentFirst}). */
     private final LoaderBytesSource parent;
     /** Resources the loader does not have. */
@@ -87,6 +93,7 @@ final class LoaderBytesSource implements ClassBytesSource {
         this.loader = loader == null ? null : new WeakReference<>(loader);
         this.boot = loader == null;
         this.onHelper = !onThisThread && loader != null && !isJdkLoader(loader);
+        this.loadOnHelper = !onThisThread;
         this.parent = parent;
     }
 
@@ -150,7 +157,7 @@ final class LoaderBytesSource implements ClassBytesSource {
         ClassLoader l = boot ? null : loader.get();
         if (!boot && l == null) return null;
         String binaryName = internalName.replace('/', '.');
-        return onHelper ? onHelper(() -> load(binaryName, l)) : load(binaryName, l);
+        return loadOnHelper ? onHelper(() -> load(binaryName, l)) : load(binaryName, l);
     }
 
     private static Class<?> load(String binaryName, ClassLoader l) {
