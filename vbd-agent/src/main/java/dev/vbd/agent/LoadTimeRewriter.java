@@ -92,7 +92,13 @@ final class LoadTimeRewriter {
             return null;
         }
         try {
-            RewriteResult r = (bootClassPath ? bootClassPathRewriter() : rewriterFor(loader)).rewrite(bytes, skipUnrewritable);
+            RewriteResult r;
+            Defining.enter(bytes);
+            try {
+                r = (bootClassPath ? bootClassPathRewriter() : rewriterFor(loader)).rewrite(bytes, skipUnrewritable);
+            } finally {
+                Defining.exit();
+            }
             switch (r.status()) {
                 case REWRITTEN:
                     stats.rewritten.incrementAndGet();

@@ -68,12 +68,8 @@ final class LoaderBytesSource implements ClassBytesSource {
     private final WeakReference<ClassLoader> loader;
     private final boolean boot;
     private final boolean onHelper;
-    /**
-     * Whether classes are loaded on a helper thread ({@link #resolve}): with an agent, for every
-     * loader, the JDK's own included, since a class the JVM defines on a thread already in a
-     * transformer is never shown to it.
-     */
-    private final boolean loadOnHelper;
+    /** Whether the define path may be re-entered: classes are loaded on this thread ({@link #resolve}). */
+    private final boolean onThisThread;
     /** The source of the loader's parent, when the loader asks its parent first ({@link #asksParentFirst}). */
     private final LoaderBytesSource parent;
     /** Resources the loader does not have. */
@@ -93,7 +89,7 @@ final class LoaderBytesSource implements ClassBytesSource {
         this.loader = loader == null ? null : new WeakReference<>(loader);
         this.boot = loader == null;
         this.onHelper = !onThisThread && loader != null && !isJdkLoader(loader);
-        this.loadOnHelper = !onThisThread;
+        this.onThisThread = onThisThread;
         this.parent = parent;
     }
 
@@ -152,12 +148,19 @@ final class LoaderBytesSource implements ClassBytesSource {
      * The class the loader links for this name, loaded (not initialised) the way the JVM resolves
      * a superclass, through the loader's {@code loadClass}: the JVM would load it next anyway, to
      * define the class that names it. Null when it cannot be had, here or at all.
+     *
+     * <p>With an agent, on a helper thread: a class the JVM defines on a thread already in a
+     * transformer is never shown to it; and this thread may be defining that very class further up
+     * its stack, which the helper, waiting for its loading lock, is given up on for. On a define
+     * path that may be re-entered (a runtime image's), on this thread, but only the superclass of
+     * the class this thread rewrites innermost ({@link Defining}); any other is not known yet.
      */
     Class<?> resolve(String internalName) {
         ClassLoader l = boot ? null : loader.get();
         if (!boot && l == null) return null;
         String binaryName = internalName.replace('/', '.');
-        return loadOnHelper ? onHelper(() -> load(binaryName, l)) : load(binaryName, l);
+        if (!onThisThread) return onHelper(() -> load(binaryName, l));
+        return Defining.nextSuperclass(internalName) ? load(binaryName, l) : null;
     }
 
     private static Class<?> load(String binaryName, ClassLoader l) {
