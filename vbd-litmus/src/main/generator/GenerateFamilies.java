@@ -14,11 +14,14 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Writes the litmus tests that a family shares: each {@code Name.template} under the templates
- * folder is a test's source with {@code $key$} holes, and the {@code Name.variants} beside it lists
- * one block of {@code key: value} lines a test; the test's class is the block's {@code class}, in the
- * template's package. A value may span lines: {@code key:} alone, then lines that start with
- * {@code | }. Blocks are separated by blank lines; lines starting with {@code #} are comments.
+ * Writes the litmus tests that share a shape: a {@code Name.template} under the templates folder is
+ * a test's source with {@code $key$} holes, and each {@code Name.variants} in its folder or one below
+ * lists one block of {@code key: value} lines a test, written into the package of the variants'
+ * folder ({@code $package$}) as the class the block's {@code class} names. Defaults come from a
+ * {@code Name.defaults} beside the template, then from a first block without a {@code class}. A value
+ * may span lines: {@code key:} alone, then lines that start with {@code | }. Blocks are separated by
+ * blank lines; lines starting with {@code #} are comments. A line of the template that holds one
+ * hole alone is left out where its value is empty.
  *
  * <p>Run by the build in source-file mode ({@code java GenerateFamilies.java TEMPLATES OUT}), so it
  * needs no compiling of its own. A file is rewritten only when its text changes, so that the compiler
@@ -31,43 +34,69 @@ public final class GenerateFamilies {
         if (args.length != 2) {
             throw new IllegalArgumentException("usage: GenerateFamilies TEMPLATES OUT");
         }
-        Path templates = Path.of(args[0]);
+        Path root = Path.of(args[0]);
         Path out = Path.of(args[1]);
         Set<Path> written = new HashSet<>();
         List<Path> found;
-        try (Stream<Path> files = Files.walk(templates)) {
-            found = files.filter(p -> p.toString().endsWith(".template")).sorted().toList();
+        try (Stream<Path> files = Files.walk(root)) {
+            found = files.filter(p -> p.toString().endsWith(".variants")).sorted().toList();
         }
-        for (Path template : found) {
-            written.addAll(generate(templates, template, out));
+        for (Path variants : found) {
+            written.addAll(generate(root, variants, out));
         }
         deleteStale(out, written);
     }
 
-    private static List<Path> generate(Path root, Path template, Path out) throws IOException {
-        String name = template.getFileName().toString().replaceFirst("\\.template$", "");
-        Path variants = template.resolveSibling(name + ".variants");
+    private static List<Path> generate(Path root, Path variants, Path out) throws IOException {
+        String name = variants.getFileName().toString().replaceFirst("\\.variants$", "");
+        Path template = template(root, variants.getParent(), name);
         String text = Files.readString(template, StandardCharsets.UTF_8);
-        Path packageDir = root.relativize(template.getParent());
-        String header = "// Generated from " + root.relativize(template) + " and " + name
-                + ".variants; edit those, not this file.\n";
+        Path packageDir = root.relativize(variants.getParent());
+        String header = "// Generated from " + root.relativize(template) + " and " + root.relativize(variants)
+                + "; edit those, not this file.\n";
+        Map<String, String> defaults = new LinkedHashMap<>();
+        defaults.put("package", packageDir.toString().replace(packageDir.getFileSystem().getSeparator(), "."));
+        Path shared = template.resolveSibling(name + ".defaults");
+        if (Files.exists(shared)) {
+            parse(shared).forEach(defaults::putAll);
+        }
+        List<Map<String, String>> blocks = parse(variants);
+        if (!blocks.isEmpty() && !blocks.get(0).containsKey("class")) {
+            defaults.putAll(blocks.remove(0));
+        }
         List<Path> written = new ArrayList<>();
-        for (Map<String, String> variant : parse(variants)) {
+        for (Map<String, String> block : blocks) {
+            Map<String, String> variant = new LinkedHashMap<>(defaults);
+            variant.putAll(block);
             String className = variant.get("class");
             if (className == null) {
                 throw new IllegalStateException(variants + ": a block without a class");
             }
             Path file = out.resolve(packageDir).resolve(className + ".java");
-            writeIfChanged(file, header + fill(text, variant, variants + " (" + className + ")"));
+            writeIfChanged(file, header + fill(text, variant, defaults.keySet(), variants + " (" + className + ")"));
             written.add(file);
         }
         return written;
     }
 
-    /** The template with every hole filled; a hole without a value, or a value no hole takes, is an error. */
-    static String fill(String template, Map<String, String> values, String where) {
+    /** {@code name.template} in {@code dir} or the nearest folder above it, up to the root. */
+    private static Path template(Path root, Path dir, String name) {
+        for (Path d = dir; d != null && d.startsWith(root); d = d.getParent()) {
+            Path candidate = d.resolve(name + ".template");
+            if (Files.exists(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException(dir.resolve(name + ".variants") + ": no " + name + ".template here or above");
+    }
+
+    /**
+     * The template with every hole filled; a hole without a value, or a value no hole takes (but for
+     * the defaults), is an error.
+     */
+    static String fill(String template, Map<String, String> values, Set<String> defaults, String where) {
         Set<String> unused = new HashSet<>(values.keySet());
-        Matcher m = HOLE.matcher(template);
+        Matcher m = HOLE.matcher(withoutEmptyLines(template, values, unused));
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
             String key = m.group(1);
@@ -80,10 +109,25 @@ public final class GenerateFamilies {
         }
         m.appendTail(sb);
         unused.remove("class");
+        unused.removeAll(defaults);
         if (!unused.isEmpty()) {
             throw new IllegalStateException(where + ": no hole takes " + unused);
         }
         return sb.toString();
+    }
+
+    /** The template less each line that is one hole alone whose value is empty, so that what a variant lacks leaves no blank line. */
+    private static String withoutEmptyLines(String template, Map<String, String> values, Set<String> unused) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : template.split("\n", -1)) {
+            Matcher m = HOLE.matcher(line.strip());
+            if (m.matches() && "".equals(values.get(m.group(1)))) {
+                unused.remove(m.group(1));
+                continue;
+            }
+            sb.append(line).append('\n');
+        }
+        return sb.substring(0, sb.length() - 1);
     }
 
     static List<Map<String, String>> parse(Path variants) throws IOException {
