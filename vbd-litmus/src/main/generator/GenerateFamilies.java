@@ -20,8 +20,7 @@ import java.util.stream.Stream;
  * folder ({@code $package$}) as the class the block's {@code class} names. Defaults come from a
  * {@code Name.defaults} beside the template, then from a first block without a {@code class}. A value
  * may span lines: {@code key:} alone, then lines that start with {@code | }. Blocks are separated by
- * blank lines; lines starting with {@code #} are comments. A line of the template that holds one
- * hole alone is left out where its value is empty.
+ * blank lines; lines starting with {@code #} are comments.
  *
  * <p>Run by the build in source-file mode ({@code java GenerateFamilies.java TEMPLATES OUT}), so it
  * needs no compiling of its own. A file is rewritten only when its text changes, so that the compiler
@@ -92,42 +91,45 @@ public final class GenerateFamilies {
 
     /**
      * The template with every hole filled; a hole without a value, or a value no hole takes (but for
-     * the defaults), is an error.
+     * the defaults), is an error. A hole alone on its line indents each line of its value as far as
+     * itself, and leaves no line at all where the value is empty.
      */
     static String fill(String template, Map<String, String> values, Set<String> defaults, String where) {
         Set<String> unused = new HashSet<>(values.keySet());
-        Matcher m = HOLE.matcher(withoutEmptyLines(template, values, unused));
         StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-            String key = m.group(1);
-            String value = values.get(key);
-            if (value == null) {
-                throw new IllegalStateException(where + ": no value for $" + key + "$");
+        for (String line : template.split("\n", -1)) {
+            Matcher alone = HOLE.matcher(line.strip());
+            if (alone.matches()) {
+                String value = value(values, alone.group(1), where);
+                unused.remove(alone.group(1));
+                String indent = line.substring(0, line.indexOf('$'));
+                for (String l : value.isEmpty() ? new String[0] : value.split("\n", -1)) {
+                    sb.append(l.isEmpty() ? "" : indent + l).append('\n');
+                }
+                continue;
             }
-            unused.remove(key);
-            m.appendReplacement(sb, Matcher.quoteReplacement(value));
+            Matcher m = HOLE.matcher(line);
+            while (m.find()) {
+                unused.remove(m.group(1));
+                m.appendReplacement(sb, Matcher.quoteReplacement(value(values, m.group(1), where)));
+            }
+            m.appendTail(sb);
+            sb.append('\n');
         }
-        m.appendTail(sb);
         unused.remove("class");
         unused.removeAll(defaults);
         if (!unused.isEmpty()) {
             throw new IllegalStateException(where + ": no hole takes " + unused);
         }
-        return sb.toString();
+        return sb.substring(0, sb.length() - 1);
     }
 
-    /** The template less each line that is one hole alone whose value is empty, so that what a variant lacks leaves no blank line. */
-    private static String withoutEmptyLines(String template, Map<String, String> values, Set<String> unused) {
-        StringBuilder sb = new StringBuilder();
-        for (String line : template.split("\n", -1)) {
-            Matcher m = HOLE.matcher(line.strip());
-            if (m.matches() && "".equals(values.get(m.group(1)))) {
-                unused.remove(m.group(1));
-                continue;
-            }
-            sb.append(line).append('\n');
+    private static String value(Map<String, String> values, String key, String where) {
+        String value = values.get(key);
+        if (value == null) {
+            throw new IllegalStateException(where + ": no value for $" + key + "$");
         }
-        return sb.substring(0, sb.length() - 1);
+        return value;
     }
 
     static List<Map<String, String>> parse(Path variants) throws IOException {
