@@ -136,6 +136,7 @@ public final class GenerateFamilies {
         List<Map<String, String>> blocks = new ArrayList<>();
         Map<String, String> block = new LinkedHashMap<>();
         String continued = null;
+        boolean firstLine = false;
         int number = 0;
         for (String line : Files.readAllLines(variants, StandardCharsets.UTF_8)) {
             number++;
@@ -148,20 +149,25 @@ public final class GenerateFamilies {
                     block = new LinkedHashMap<>();
                 }
                 continued = null;
-            } else if (line.startsWith("|") && continued != null) {
+            } else if (line.startsWith("|")) {
+                if (continued == null) {
+                    throw new IllegalStateException(variants + ":" + number + ": a | line after no key: alone");
+                }
                 String more = line.length() > 1 ? line.substring(2) : "";
-                String sofar = block.get(continued);
-                block.put(continued, sofar.isEmpty() ? more : sofar + "\n" + more);
+                block.put(continued, firstLine ? more : block.get(continued) + "\n" + more);
+                firstLine = false;
             } else {
                 int colon = line.indexOf(':');
                 if (colon < 1) {
                     throw new IllegalStateException(variants + ":" + number + ": expected key: value");
                 }
                 String key = line.substring(0, colon).trim();
-                if (block.put(key, line.substring(colon + 1).trim()) != null) {
+                String value = line.substring(colon + 1).trim();
+                if (block.put(key, value) != null) {
                     throw new IllegalStateException(variants + ":" + number + ": " + key + " twice in a block");
                 }
-                continued = key;
+                continued = value.isEmpty() ? key : null;
+                firstLine = true;
             }
         }
         if (!block.isEmpty()) {
