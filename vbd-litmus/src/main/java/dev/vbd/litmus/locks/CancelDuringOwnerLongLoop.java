@@ -1,6 +1,5 @@
 package dev.vbd.litmus.locks;
 
-import dev.vbd.locks.ReservedLock;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.II_Result;
 
@@ -23,33 +22,17 @@ import static org.openjdk.jcstress.annotations.Expect.*;
                 + " (K = 64) before actor2 reached the base lock, so it reserved again and actor2 cancelled that too")
 @Outcome(expect = FORBIDDEN, desc = "a lost update (both inside the lock at once), or more cancellations than reservations allow")
 @State
-public class CancelDuringOwnerLongLoop {
+public class CancelDuringOwnerLongLoop extends LockedCounter {
     static final int N = 64;
-    final ReservedLock lock = new ReservedLock();
-    int count;
 
     @Actor
     public void actor1() {
-        lock.lock();
-        lock.unlock();
-        for (int i = 0; i < N; i++) {
-            lock.lock();
-            try {
-                count = count + 1;
-            } finally {
-                lock.unlock();
-            }
-        }
+        reserveThenIncrement(N);
     }
 
     @Actor
     public void actor2() {
-        lock.lock();
-        try {
-            count = count + 1;
-        } finally {
-            lock.unlock();
-        }
+        increment();
     }
 
     @Arbiter

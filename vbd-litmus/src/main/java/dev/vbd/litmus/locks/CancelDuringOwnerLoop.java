@@ -1,6 +1,5 @@
 package dev.vbd.litmus.locks;
 
-import dev.vbd.locks.ReservedLock;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.III_Result;
 
@@ -22,22 +21,10 @@ import static org.openjdk.jcstress.annotations.Expect.*;
                 + " (non-fair barging; so only the last one reserved), or reservation is unavailable (no membarrier)")
 @Outcome(expect = FORBIDDEN, desc = "a lost update, or actor2 inside at the same time as actor1")
 @State
-public class CancelDuringOwnerLoop {
-    final ReservedLock lock = new ReservedLock();
-    int count;
-
+public class CancelDuringOwnerLoop extends LockedCounter {
     @Actor
     public void actor1() {
-        lock.lock();
-        lock.unlock();
-        for (int i = 0; i < 4; i++) {
-            lock.lock();
-            try {
-                count = count + 1;
-            } finally {
-                lock.unlock();
-            }
-        }
+        reserveThenIncrement(4);
     }
 
     @Actor

@@ -1,6 +1,5 @@
 package dev.vbd.litmus.locks;
 
-import dev.vbd.locks.ReservedLock;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.III_Result;
 
@@ -18,8 +17,7 @@ import static org.openjdk.jcstress.annotations.Expect.*;
                 + " (so only the last one reserved), or reservation is unavailable (no membarrier)")
 @Outcome(expect = FORBIDDEN, desc = "a lost update or a torn pair: both actors were inside the lock at once")
 @State
-public class MutualExclusion {
-    final ReservedLock lock = new ReservedLock();
+public class MutualExclusion extends FreshLock {
     int a, b;
 
     private void increment() {

@@ -1,6 +1,5 @@
 package dev.vbd.litmus.locks;
 
-import dev.vbd.locks.ReservedLock;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
@@ -20,14 +19,12 @@ import static org.openjdk.jcstress.annotations.Expect.*;
         desc = "actor2 got in after actor1's inner unlock, while actor1 still held the lock once")
 @Outcome(expect = FORBIDDEN, desc = "a lost update, or actor2 inside at the same time as actor1")
 @State
-public class ReentrantHoldDuringCancel {
-    final ReservedLock lock = new ReservedLock();
+public class ReentrantHoldDuringCancel extends FreshLock {
     int a, b;
 
     @Actor
     public void actor1() {
-        lock.lock();
-        lock.unlock();
+        reserve();
         lock.lock();
         try {
             lock.lock();

@@ -1,6 +1,5 @@
 package dev.vbd.litmus.locks;
 
-import dev.vbd.locks.ReservedLock;
 import org.openjdk.jcstress.annotations.*;
 import org.openjdk.jcstress.infra.results.II_Result;
 
@@ -17,23 +16,12 @@ import static org.openjdk.jcstress.annotations.Expect.*;
 @Outcome(id = "0, 2", expect = ACCEPTABLE, desc = "actor2's tryLock failed: actor1 held the lock (or was taking it)")
 @Outcome(expect = FORBIDDEN, desc = "a lost update: both inside at once")
 @State
-public class TryLockDuringOwnerLoop {
-    final ReservedLock lock = new ReservedLock();
-    int count;
+public class TryLockDuringOwnerLoop extends LockedCounter {
     int got;
 
     @Actor
     public void actor1() {
-        lock.lock();
-        lock.unlock();
-        for (int i = 0; i < 2; i++) {
-            lock.lock();
-            try {
-                count = count + 1;
-            } finally {
-                lock.unlock();
-            }
-        }
+        reserveThenIncrement(2);
     }
 
     @Actor
