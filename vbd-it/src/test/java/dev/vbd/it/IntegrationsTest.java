@@ -1,5 +1,6 @@
 package dev.vbd.it;
 
+import dev.vbd.host.Trees;
 import dev.vbd.it.support.Programs;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +51,7 @@ class IntegrationsTest {
     private static Path copy(String name) throws IOException {
         Path src = Programs.home().resolve("vbd-it/src/test/projects").resolve(name);
         Path dst = Programs.target().resolve("it-projects").resolve(name);
-        Programs.deleteTree(dst);
+        Trees.delete(dst);
         try (Stream<Path> s = Files.walk(src)) {
             for (Path p : (Iterable<Path>) s::iterator) {
                 Path t = dst.resolve(src.relativize(p).toString());

@@ -1,6 +1,7 @@
 package dev.vbd.it.verify;
 
 import dev.vbd.core.verify.Json;
+import dev.vbd.host.Jdks;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,7 +25,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class VerifyTest {
     private static final Path HOME = Path.of(System.getProperty("vbd.home", "..")).toAbsolutePath().normalize();
     private static final Path WORK = HOME.resolve("vbd-it/target/verify-it");
-    private static final String TEMURIN_25 = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java";
 
     /** A program with shared fields, arrays, bulk copies, a weak-mode call, a lambda and threads; exits with its argument. */
     private static final String PROGRAM = """
@@ -162,9 +162,7 @@ class VerifyTest {
     }
 
     static List<String> javas() {
-        List<String> out = new ArrayList<>(List.of("java"));
-        if (Files.isExecutable(Path.of(TEMURIN_25))) out.add(TEMURIN_25);
-        return out;
+        return Jdks.forTests().stream().map(j -> j.java().toString()).toList();
     }
 
     record Result(int status, String out, String err) {}
