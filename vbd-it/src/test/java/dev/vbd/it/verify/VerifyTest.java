@@ -1,22 +1,23 @@
 package dev.vbd.it.verify;
 
 import dev.vbd.core.verify.Json;
+import dev.vbd.host.Command;
 import dev.vbd.host.Jdks;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import javax.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import javax.tools.ToolProvider;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -172,13 +173,9 @@ class VerifyTest {
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(WORK, "out-", ".txt");
         Path err = Files.createTempFile(WORK, "err-", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(HOME.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(15, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new AssertionError("timed out: " + cmd);
-        }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        Command.Result r = Command.of(cmd).in(HOME).outputTo(out, err).timeout(Duration.ofMinutes(15)).run();
+        if (r.timedOut()) throw new AssertionError("timed out: " + cmd);
+        return new Result(r.status(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
     }
 
     @SuppressWarnings("unchecked")
