@@ -75,16 +75,18 @@ public final class Jdks {
 
     /** The JDK whose home, or whose {@code bin/java}, this is; null when it is neither. */
     public static Jdk at(Path homeOrLauncher) {
+        Path real;
         try {
-            Path real = homeOrLauncher.toRealPath();
-            Path home = Files.isDirectory(real) ? real : real.getParent().getParent();
-            Path java = home.resolve("bin").resolve("java");
-            String version = release(home).get("JAVA_VERSION");
-            if (!Files.isExecutable(java) || version == null) return null;
-            return new Jdk(home, java, version, feature(version));
-        } catch (IOException | NullPointerException e) {
+            real = homeOrLauncher.toRealPath();
+        } catch (IOException e) {
             return null;
         }
+        Path home = Files.isDirectory(real) ? real : real.getParent() == null ? null : real.getParent().getParent();
+        if (home == null) return null;
+        Path java = home.resolve("bin").resolve("java");
+        String version = release(home).get("JAVA_VERSION");
+        if (!Files.isExecutable(java) || version == null) return null;
+        return new Jdk(home, java, version, feature(version));
     }
 
     /** The {@code release} file of a JDK home (every JDK image since 9 has one); empty when it is missing. */
