@@ -112,7 +112,7 @@ public final class Command {
         }
     }
 
-    public ProcessBuilder builder() {
+    private ProcessBuilder builder() {
         ProcessBuilder pb = new ProcessBuilder(argv).redirectInput(input == null ? NO_INPUT : input.toFile());
         if (directory != null) pb.directory(directory.toFile());
         pb.environment().putAll(environment);
