@@ -113,69 +113,7 @@ public final class FopRender extends Workload {
                     </fo:simple-page-master>
                   </fo:layout-master-set>
                 """);
-        for (int c = first; c < first + chapters; c++) {
-            fo.append("  <fo:page-sequence master-reference=\"page\" id=\"seq").append(c).append("\">\n")
-                    .append("    <fo:static-content flow-name=\"xsl-region-before\"><fo:block font-family=\"Helvetica\""
-                            + " font-size=\"8pt\" border-bottom=\"0.5pt solid black\">Document ").append(d)
-                    .append(", chapter ").append(c).append("</fo:block></fo:static-content>\n")
-                    .append("    <fo:static-content flow-name=\"xsl-region-after\"><fo:block font-size=\"8pt\""
-                            + " text-align=\"center\">page <fo:page-number/></fo:block></fo:static-content>\n")
-                    .append("    <fo:flow flow-name=\"xsl-region-body\">\n")
-                    .append("      <fo:block id=\"ch").append(c).append("\" font-family=\"Helvetica\" font-size=\"16pt\""
-                            + " font-weight=\"bold\" space-after=\"6pt\" keep-with-next=\"always\">Chapter ").append(c)
-                    .append(": ").append(escape(sentence(r, 2, 5))).append("</fo:block>\n");
-            int paragraphs = 4 + r.nextInt(5);
-            for (int p = 0; p < paragraphs; p++) {
-                fo.append("      <fo:block text-align=\"justify\" space-after=\"4pt\" text-indent=\"1em\">");
-                int sentences = 3 + r.nextInt(6);
-                for (int s = 0; s < sentences; s++) {
-                    String text = escape(sentence(r, 5, 18));
-                    if (s == 1) {
-                        fo.append("<fo:inline font-style=\"italic\">").append(text).append("</fo:inline> ");
-                    } else if (s == 2 && p % 3 == 0) {
-                        fo.append(text).append("<fo:footnote><fo:inline baseline-shift=\"super\" font-size=\"7pt\">")
-                                .append(p + 1).append("</fo:inline><fo:footnote-body><fo:block font-size=\"8pt\">")
-                                .append(p + 1).append(". ").append(escape(sentence(r, 4, 10)))
-                                .append("</fo:block></fo:footnote-body></fo:footnote> ");
-                    } else {
-                        fo.append(text).append(' ');
-                    }
-                }
-                fo.append("</fo:block>\n");
-            }
-            int rows = 5 + r.nextInt(20);
-            fo.append("""
-                          <fo:table table-layout="fixed" width="100%" border-collapse="separate" space-before="6pt" space-after="6pt">
-                            <fo:table-column column-width="10%"/><fo:table-column column-width="50%"/>
-                            <fo:table-column column-width="20%"/><fo:table-column column-width="20%"/>
-                            <fo:table-header><fo:table-row font-weight="bold">
-                              <fo:table-cell border="0.5pt solid black" padding="2pt"><fo:block>#</fo:block></fo:table-cell>
-                              <fo:table-cell border="0.5pt solid black" padding="2pt"><fo:block>item</fo:block></fo:table-cell>
-                              <fo:table-cell border="0.5pt solid black" padding="2pt"><fo:block text-align="end">qty</fo:block></fo:table-cell>
-                              <fo:table-cell border="0.5pt solid black" padding="2pt"><fo:block text-align="end">price</fo:block></fo:table-cell>
-                            </fo:table-row></fo:table-header>
-                            <fo:table-body>
-                    """);
-            for (int row = 0; row < rows; row++) {
-                fo.append("          <fo:table-row><fo:table-cell border=\"0.5pt solid gray\" padding=\"2pt\"><fo:block>")
-                        .append(row + 1).append("</fo:block></fo:table-cell><fo:table-cell border=\"0.5pt solid gray\""
-                                + " padding=\"2pt\"><fo:block>").append(escape(sentence(r, 1, 4)))
-                        .append("</fo:block></fo:table-cell><fo:table-cell border=\"0.5pt solid gray\" padding=\"2pt\">"
-                                + "<fo:block text-align=\"end\">").append(1 + r.nextInt(99))
-                        .append("</fo:block></fo:table-cell><fo:table-cell border=\"0.5pt solid gray\" padding=\"2pt\">"
-                                + "<fo:block text-align=\"end\">")
-                        .append(String.format(Locale.ROOT, "%d.%02d", r.nextInt(500), r.nextInt(100)))
-                        .append("</fo:block></fo:table-cell></fo:table-row>\n");
-            }
-            fo.append("        </fo:table-body>\n      </fo:table>\n      <fo:list-block provisional-distance-between-starts=\"14pt\">\n");
-            int items = 2 + r.nextInt(5);
-            for (int i = 0; i < items; i++) {
-                fo.append("        <fo:list-item><fo:list-item-label end-indent=\"label-end()\"><fo:block>&#x2022;</fo:block>"
-                        + "</fo:list-item-label><fo:list-item-body start-indent=\"body-start()\"><fo:block>")
-                        .append(escape(sentence(r, 6, 20))).append("</fo:block></fo:list-item-body></fo:list-item>\n");
-            }
-            fo.append("      </fo:list-block>\n    </fo:flow>\n  </fo:page-sequence>\n");
-        }
+        for (int c = first; c < first + chapters; c++) chapter(fo, r, d, c);
         fo.append("  <fo:page-sequence master-reference=\"page\" id=\"summary\">\n    <fo:flow flow-name=\"xsl-region-body\">\n"
                 + "      <fo:block font-family=\"Helvetica\" font-size=\"14pt\" space-after=\"6pt\">Contents</fo:block>\n");
         for (int c = first; c < first + chapters; c++) {
@@ -185,6 +123,84 @@ public final class FopRender extends Workload {
         }
         fo.append("    </fo:flow>\n  </fo:page-sequence>\n</fo:root>\n");
         return fo.toString();
+    }
+
+    /** A chapter's page sequence: its title, paragraphs with footnotes, a table and a list. */
+    private static void chapter(StringBuilder fo, Random r, int d, int c) {
+        fo.append("  <fo:page-sequence master-reference=\"page\" id=\"seq").append(c).append("\">\n")
+                .append("    <fo:static-content flow-name=\"xsl-region-before\"><fo:block font-family=\"Helvetica\""
+                        + " font-size=\"8pt\" border-bottom=\"0.5pt solid black\">Document ").append(d)
+                .append(", chapter ").append(c).append("</fo:block></fo:static-content>\n")
+                .append("    <fo:static-content flow-name=\"xsl-region-after\"><fo:block font-size=\"8pt\""
+                        + " text-align=\"center\">page <fo:page-number/></fo:block></fo:static-content>\n")
+                .append("    <fo:flow flow-name=\"xsl-region-body\">\n")
+                .append("      <fo:block id=\"ch").append(c).append("\" font-family=\"Helvetica\" font-size=\"16pt\""
+                        + " font-weight=\"bold\" space-after=\"6pt\" keep-with-next=\"always\">Chapter ").append(c)
+                .append(": ").append(escape(sentence(r, 2, 5))).append("</fo:block>\n");
+        paragraphs(fo, r);
+        table(fo, r);
+        list(fo, r);
+    }
+
+    private static void paragraphs(StringBuilder fo, Random r) {
+        int paragraphs = 4 + r.nextInt(5);
+        for (int p = 0; p < paragraphs; p++) {
+            fo.append("      <fo:block text-align=\"justify\" space-after=\"4pt\" text-indent=\"1em\">");
+            int sentences = 3 + r.nextInt(6);
+            for (int s = 0; s < sentences; s++) {
+                String text = escape(sentence(r, 5, 18));
+                if (s == 1) {
+                    fo.append("<fo:inline font-style=\"italic\">").append(text).append("</fo:inline> ");
+                } else if (s == 2 && p % 3 == 0) {
+                    fo.append(text).append("<fo:footnote><fo:inline baseline-shift=\"super\" font-size=\"7pt\">")
+                            .append(p + 1).append("</fo:inline><fo:footnote-body><fo:block font-size=\"8pt\">")
+                            .append(p + 1).append(". ").append(escape(sentence(r, 4, 10)))
+                            .append("</fo:block></fo:footnote-body></fo:footnote> ");
+                } else {
+                    fo.append(text).append(' ');
+                }
+            }
+            fo.append("</fo:block>\n");
+        }
+    }
+
+    private static void table(StringBuilder fo, Random r) {
+        int rows = 5 + r.nextInt(20);
+        fo.append("""
+                      <fo:table table-layout="fixed" width="100%" border-collapse="separate" space-before="6pt" space-after="6pt">
+                        <fo:table-column column-width="10%"/><fo:table-column column-width="50%"/>
+                        <fo:table-column column-width="20%"/><fo:table-column column-width="20%"/>
+                        <fo:table-header><fo:table-row font-weight="bold">
+                          <fo:table-cell border="0.5pt solid black" padding="2pt"><fo:block>#</fo:block></fo:table-cell>
+                          <fo:table-cell border="0.5pt solid black" padding="2pt"><fo:block>item</fo:block></fo:table-cell>
+                          <fo:table-cell border="0.5pt solid black" padding="2pt"><fo:block text-align="end">qty</fo:block></fo:table-cell>
+                          <fo:table-cell border="0.5pt solid black" padding="2pt"><fo:block text-align="end">price</fo:block></fo:table-cell>
+                        </fo:table-row></fo:table-header>
+                        <fo:table-body>
+                """);
+        for (int row = 0; row < rows; row++) {
+            fo.append("          <fo:table-row><fo:table-cell border=\"0.5pt solid gray\" padding=\"2pt\"><fo:block>")
+                    .append(row + 1).append("</fo:block></fo:table-cell><fo:table-cell border=\"0.5pt solid gray\""
+                            + " padding=\"2pt\"><fo:block>").append(escape(sentence(r, 1, 4)))
+                    .append("</fo:block></fo:table-cell><fo:table-cell border=\"0.5pt solid gray\" padding=\"2pt\">"
+                            + "<fo:block text-align=\"end\">").append(1 + r.nextInt(99))
+                    .append("</fo:block></fo:table-cell><fo:table-cell border=\"0.5pt solid gray\" padding=\"2pt\">"
+                            + "<fo:block text-align=\"end\">")
+                    .append(String.format(Locale.ROOT, "%d.%02d", r.nextInt(500), r.nextInt(100)))
+                    .append("</fo:block></fo:table-cell></fo:table-row>\n");
+        }
+        fo.append("        </fo:table-body>\n      </fo:table>\n");
+    }
+
+    private static void list(StringBuilder fo, Random r) {
+        fo.append("      <fo:list-block provisional-distance-between-starts=\"14pt\">\n");
+        int items = 2 + r.nextInt(5);
+        for (int i = 0; i < items; i++) {
+            fo.append("        <fo:list-item><fo:list-item-label end-indent=\"label-end()\"><fo:block>&#x2022;</fo:block>"
+                    + "</fo:list-item-label><fo:list-item-body start-indent=\"body-start()\"><fo:block>")
+                    .append(escape(sentence(r, 6, 20))).append("</fo:block></fo:list-item-body></fo:list-item>\n");
+        }
+        fo.append("      </fo:list-block>\n    </fo:flow>\n  </fo:page-sequence>\n");
     }
 
     @Override

@@ -83,9 +83,11 @@ public final class JavacCompile extends Workload {
         return "gen.p" + p;
     }
 
-    private static String source(int p, Spec s) {
-        String c = "C" + s.index();
-        return """
+    /**
+     * One generated class: %1$s its package, %2$s its name, %3$s to %5$s its constants A, B and N,
+     * %6$s the modulus, %7$s its index.
+     */
+    private static final String SOURCE = """
                 package %1$s;
 
                 import java.util.ArrayList;
@@ -180,7 +182,10 @@ public final class JavacCompile extends Workload {
                         return label() + "#" + twice.applyAsLong(N) + tail;
                     }
                 }
-                """.formatted(pkg(p), c, s.a(), s.b(), s.n(), MODULUS, s.index());
+                """;
+
+    private static String source(int p, Spec s) {
+        return SOURCE.formatted(pkg(p), "C" + s.index(), s.a(), s.b(), s.n(), MODULUS, s.index());
     }
 
     private static String base(int p) {

@@ -66,11 +66,16 @@ public final class LuceneIndex extends Workload {
     @Override
     protected String iteration(Options options, int index) throws Exception {
         int docs = options.size();
+        ByteBuffersDirectory dir = index(docs, options.threads());
+        return report(dir, docs, expected(docs));
+    }
+
+    private static ByteBuffersDirectory index(int docs, int threads) throws Exception {
         ByteBuffersDirectory dir = new ByteBuffersDirectory();
         IndexWriterConfig config = new IndexWriterConfig(new StandardAnalyzer());
         config.setRAMBufferSizeMB(8);
         try (IndexWriter writer = new IndexWriter(dir, config)) {
-            inParallel(options.threads(), JOBS, job -> {
+            inParallel(threads, JOBS, job -> {
                 for (int id = job; id < docs; id += JOBS) {
                     Document d = new Document();
                     d.add(new StoredField("id", id));
@@ -86,7 +91,14 @@ public final class LuceneIndex extends Workload {
             writer.commit();
         }
 
-        // the same facts, counted from the generated word lists
+        return dir;
+    }
+
+    /** The index's facts, counted from the generated word lists. */
+    private record Expected(long[] bodyDf, long[] bodyTf, long[] titleDf, long[] perCategory, long bodyTokens,
+                            long bodyDocFreqs) {}
+
+    private static Expected expected(int docs) {
         long[] bodyDf = new long[VOCABULARY], bodyTf = new long[VOCABULARY], titleDf = new long[VOCABULARY];
         long[] perCategory = new long[CATEGORIES];
         long bodyTokens = 0, bodyDocFreqs = 0;
@@ -112,6 +124,13 @@ public final class LuceneIndex extends Workload {
             perCategory[Integer.parseInt(category(id).substring(3))]++;
         }
 
+        return new Expected(bodyDf, bodyTf, titleDf, perCategory, bodyTokens, bodyDocFreqs);
+    }
+
+    /** The index's facts as the workload prints them, each checked against the expected. */
+    private static String report(ByteBuffersDirectory dir, int docs, Expected e) throws Exception {
+        long[] bodyDf = e.bodyDf(), bodyTf = e.bodyTf(), titleDf = e.titleDf(), perCategory = e.perCategory();
+        long bodyTokens = e.bodyTokens(), bodyDocFreqs = e.bodyDocFreqs();
         StringBuilder out = new StringBuilder();
         try (DirectoryReader reader = DirectoryReader.open(dir)) {
             check(reader.numDocs() == docs, "index holds " + reader.numDocs() + " documents, generated " + docs);

@@ -3,21 +3,29 @@ package dev.vbd.apps;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.vbd.host.Command;
+import dev.vbd.host.Jdks;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /** Runs the workloads in their own JVMs, stock or through bin/vbd, as the tests need them. */
 final class Launcher {
 
-    /** The JDKs the tests run on; a JDK missing on this machine is skipped, not failed. */
-    static final Path JDK17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
-    static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+    /** The JDKs the tests run on (see {@link Jdks#forTests()}); a JDK missing on this machine is skipped, not failed. */
+    static final Path JDK17 = launcher(17);
+    static final Path JDK25 = launcher(25);
+
+    /** The {@code java} of the JDK to test on of this release; where there is none, a path that is not executable. */
+    private static Path launcher(int feature) {
+        return Jdks.forTests(feature).map(Jdks.Jdk::java).orElse(Path.of("no-jdk-" + feature, "bin", "java"));
+    }
 
     record Result(int exitCode, String stdout, String stderr, long millis) {
         String describe() {
@@ -84,23 +92,14 @@ final class Launcher {
         Path dir = work();
         Path out = dir.resolve(label + ".out");
         Path err = dir.resolve(label + ".err");
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .directory(dir.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile());
-        pb.environment().putAll(environment);
-        long start = System.nanoTime();
-        Process p = pb.start();
-        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            p.waitFor();
+        Command.Result run = Command.of(command).in(dir).environment(environment).outputTo(out, err)
+                .timeout(Duration.ofSeconds(timeoutSeconds)).run();
+        if (run.timedOut()) {
             fail(label + ": no exit within " + timeoutSeconds + " s: " + String.join(" ", command)
                     + "\n--- stderr ---\n" + Files.readString(err, StandardCharsets.UTF_8));
         }
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        Result r = new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        long millis = run.elapsed().toMillis();
+        Result r = new Result(run.status(), Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8), millis);
         System.out.println("[vbd-apps] " + label + ": exit " + r.exitCode() + " in " + millis + " ms");
         return r;

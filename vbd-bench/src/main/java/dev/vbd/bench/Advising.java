@@ -1,14 +1,17 @@
 package dev.vbd.bench;
 
 import dev.vbd.apps.Workload;
+import dev.vbd.host.Command;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -57,23 +60,13 @@ final class Advising {
                 "--fields", fields, "--scope", scope, "--out", config.toString(), "--", java));
         cmd.addAll(sharedFlags);
         cmd.addAll(training.javaArgs(threads, iterations));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-        pb.environment().putAll(training.environment());
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.putAll(training.environment());
         // its check run prepares a JDK for the advice, which must not evict one the bench still runs
-        VbdOptions.keepAtLeast(pb, prepared);
-        long start = System.nanoTime();
-        Process p = pb.start();
-        int rc;
-        if (p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
-            rc = p.exitValue();
-        } else {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            p.waitFor();
-            rc = 124;
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        VbdOptions.keepAtLeast(env, prepared);
+        Command.Result run = Command.of(cmd).environment(env).outputTo(log).timeout(Duration.ofSeconds(TIMEOUT_S)).run();
+        int rc = run.timedOut() ? 124 : run.status();
+        double seconds = run.elapsed().toNanos() / 1e9;
         if (!Files.isRegularFile(config)) Files.writeString(config, "# vbd advise wrote no config: see " + log.getFileName() + "\n");
         return new Advice(training.id(), fields, scope, training.size() == null ? 0 : training.size(), Bench.countRules(config), seconds, rc,
                 config, log);

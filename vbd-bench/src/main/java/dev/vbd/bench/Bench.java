@@ -3,6 +3,7 @@ package dev.vbd.bench;
 import dev.vbd.apps.App;
 import dev.vbd.apps.Workload;
 import dev.vbd.bench.control.StoreLoop;
+import dev.vbd.host.Trees;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,14 +17,12 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * {@code bin/vbd bench}: the workloads of vbd-apps under stock Java and under vbd, measured by the
@@ -252,7 +251,7 @@ public final class Bench {
                 }
             }
         } finally {
-            deleteTree(work);
+            Trees.delete(work);
         }
         r.analysis = new Analysis(measurements);
         double busiest = r.busyBetween.stream().mapToDouble(Double::doubleValue).max().orElse(0);
@@ -447,12 +446,5 @@ public final class Bench {
         if (!options.jmhOnly) err.println("vbd bench: " + r.validity());
         err.println("vbd bench: wrote " + options.out.resolve("results.json") + ", results.md"
                 + (r.workloads.isEmpty() ? "" : " and plots") + " (" + Progress.duration(r.wallS) + ")");
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) return;
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) Files.deleteIfExists(p);
-        }
     }
 }

@@ -1,6 +1,6 @@
 package dev.vbd.bench;
 
-import dev.vbd.core.stats.Stats.Estimate;
+import dev.vbd.host.Stats.Estimate;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,16 +1,17 @@
 package dev.vbd.bench;
 
+import dev.vbd.host.Command;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What a figure depends on besides the code: CPU, core count, memory, OS, load, the JDK measured
@@ -138,11 +139,7 @@ final class Machine {
     /** stdout and stderr of a short command; empty when it cannot run. */
     static String capture(List<String> command) {
         try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
-            byte[] bytes = p.getInputStream().readAllBytes();
-            if (!p.waitFor(60, TimeUnit.SECONDS)) p.destroyForcibly();
-            return new String(bytes, StandardCharsets.UTF_8);
+            return Command.of(command).timeout(Duration.ofSeconds(60)).run().output();
         } catch (IOException e) {
             return "";
         } catch (InterruptedException e) {

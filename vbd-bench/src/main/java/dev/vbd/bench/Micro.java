@@ -1,9 +1,9 @@
 package dev.vbd.bench;
 
-import dev.vbd.core.stats.Stats;
-import dev.vbd.core.stats.Stats.Estimate;
 import dev.vbd.bench.jmh.ConstructionControls;
 import dev.vbd.bench.jmh.UnitCosts;
+import dev.vbd.host.Stats.Estimate;
+import dev.vbd.host.Stats;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;

@@ -1,7 +1,7 @@
 package dev.vbd.bench;
 
-import dev.vbd.core.stats.Stats;
-import dev.vbd.core.stats.Stats.Estimate;
+import dev.vbd.host.Stats.Estimate;
+import dev.vbd.host.Stats;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;

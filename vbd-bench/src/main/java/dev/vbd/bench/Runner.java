@@ -1,16 +1,17 @@
 package dev.vbd.bench;
 
 import dev.vbd.apps.Workload;
+import dev.vbd.host.Command;
 
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -50,23 +51,13 @@ final class Runner {
         Path out = Files.createTempFile(workDir, "stdout", ".txt");
         Path err = Files.createTempFile(workDir, "stderr", ".txt");
         try {
-            ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
-                    .redirectOutput(out.toFile()).redirectError(err.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            pb.environment().putAll(env);
-            long start = System.nanoTime();
-            Process p = pb.start();
-            boolean exited = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-            if (!exited) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                p.waitFor();
-            }
-            double wall = (System.nanoTime() - start) / 1e9;
+            Command.Result run = Command.of(command).in(workDir).environment(env).outputTo(out, err)
+                    .timeout(Duration.ofSeconds(timeoutSeconds)).run();
+            double wall = run.elapsed().toNanos() / 1e9;
             String stdout = Files.readString(out, StandardCharsets.UTF_8);
             String stderr = Files.readString(err, StandardCharsets.UTF_8);
-            String problem = !exited ? "no exit within " + timeoutSeconds + " s"
-                    : p.exitValue() != 0 ? "exit status " + p.exitValue() : null;
+            String problem = run.timedOut() ? "no exit within " + timeoutSeconds + " s"
+                    : run.status() != 0 ? "exit status " + run.status() : null;
             double[] times = null;
             double[] cpu = null;
             if (problem == null) {

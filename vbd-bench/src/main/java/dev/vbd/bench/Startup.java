@@ -1,15 +1,16 @@
 package dev.vbd.bench;
 
-import dev.vbd.core.stats.Stats;
 import dev.vbd.apps.App;
+import dev.vbd.host.Command;
+import dev.vbd.host.Stats;
+import dev.vbd.host.Trees;
 
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -19,9 +20,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 
 /**
  * {@code bin/vbd bench --startup}: how long short programs take from the command to their exit,
@@ -348,22 +350,15 @@ final class Startup {
 
     private double time(String program, String config, List<String> cmd) throws IOException, InterruptedException {
         Files.createDirectories(work);
-        if (config.equals("vbd-first")) Bench.deleteTree(firstStore()); // untimed: the run finds an empty store
+        if (config.equals("vbd-first")) Trees.delete(firstStore()); // untimed: the run finds an empty store
         Path log = work.resolve("last-run.txt");
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.environment().putAll(environments.getOrDefault(program, Map.of()));
-        long t0 = System.nanoTime();
-        Process p = pb.start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("timed out: " + String.join(" ", cmd));
-        }
-        double ms = (System.nanoTime() - t0) / 1e6;
-        if (p.exitValue() != 0) {
-            throw new IllegalStateException("exit status " + p.exitValue() + ": " + String.join(" ", cmd) + "\n"
+        Command.Result run = Command.of(cmd).environment(environments.getOrDefault(program, Map.of())).outputTo(log)
+                .timeout(Duration.ofMinutes(5)).run();
+        if (run.timedOut()) throw new IllegalStateException("timed out: " + String.join(" ", cmd));
+        if (run.status() != 0) {
+            throw new IllegalStateException("exit status " + run.status() + ": " + String.join(" ", cmd) + "\n"
                     + Files.readString(log, StandardCharsets.UTF_8));
         }
-        return ms;
+        return run.elapsed().toNanos() / 1e6;
     }
 }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The JVM options that put a plain {@code java} under vbd, asked once per relaxed config from
@@ -68,7 +69,7 @@ final class VbdOptions {
         // stderr stays on the terminal: preparing a JDK prints its progress there
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-        keepAtLeast(pb, prepared);
+        keepAtLeast(pb.environment(), prepared);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         int rc = p.waitFor();
@@ -82,15 +83,15 @@ final class VbdOptions {
         return ShellWords.split(out);
     }
 
-    /** Makes the cache keep at least {@code prepared} JDKs where its default keeps fewer. */
-    static void keepAtLeast(ProcessBuilder pb, int prepared) {
+    /** Makes the cache keep at least {@code prepared} JDKs where its default keeps fewer; {@code env} is a command's whole environment. */
+    static void keepAtLeast(Map<String, String> env, int prepared) {
         if (prepared <= CACHE_KEEPS) return;
-        String asked = pb.environment().get("VBD_CACHE_KEEP");
+        String asked = env.get("VBD_CACHE_KEEP");
         try {
             if (asked != null && Integer.parseInt(asked.trim()) >= prepared) return;
         } catch (NumberFormatException e) {
             return; // bin/vbd names the bad value
         }
-        pb.environment().put("VBD_CACHE_KEEP", Integer.toString(prepared));
+        env.put("VBD_CACHE_KEEP", Integer.toString(prepared));
     }
 }

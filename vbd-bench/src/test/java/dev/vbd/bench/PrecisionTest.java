@@ -1,6 +1,6 @@
 package dev.vbd.bench;
 
-import dev.vbd.core.stats.Stats.Estimate;
+import dev.vbd.host.Stats.Estimate;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.vbd.bench;
 
-import dev.vbd.core.stats.Stats;
+import dev.vbd.host.Stats;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;

@@ -8,6 +8,7 @@ import dev.vbd.cli.advise.Measured;
 import dev.vbd.cli.advise.Profile;
 import dev.vbd.cli.advise.Reach;
 import dev.vbd.core.verify.Json;
+import dev.vbd.host.Trees;
 
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -56,7 +57,7 @@ final class AdviseCommand {
         try {
             return new AdviseCommand(o, work).advise(java, o.command.subList(1, o.command.size()), out);
         } finally {
-            JdkCache.deleteTree(work);
+            Trees.delete(work);
         }
     }
 

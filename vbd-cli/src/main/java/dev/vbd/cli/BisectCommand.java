@@ -6,6 +6,7 @@ import dev.vbd.agent.observe.ObserveAgent;
 import dev.vbd.cli.bisect.Candidate;
 import dev.vbd.cli.bisect.Search;
 import dev.vbd.core.verify.Json;
+import dev.vbd.host.Trees;
 
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -84,7 +85,7 @@ final class BisectCommand {
             b.writeJson();
             return status;
         } finally {
-            JdkCache.deleteTree(work);
+            Trees.delete(work);
         }
     }
 

@@ -1,7 +1,8 @@
 package dev.vbd.cli;
 
+import dev.vbd.host.Command;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,10 +39,9 @@ final class Demo {
     }
 
     private static List<String> runAndPrint(List<String> cmd) throws IOException {
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String out = "";
         try {
-            p.waitFor();
+            out = Command.of(cmd).errorToTerminal().run().output();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -5,6 +5,7 @@ import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
 import dev.vbd.core.rewrite.FieldMode;
 import dev.vbd.core.rewrite.Optimisations;
+import dev.vbd.host.Trees;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -118,7 +119,7 @@ public final class JdkCache {
     private static void prepare(Path dir, Jdk jdk, Path relaxed, FieldMode fields, Optimisations optimise, Path vbdJar,
                                 boolean quiet)
             throws UsageException, IOException {
-        deleteTree(dir); // a run killed half-way leaves no 'complete'
+        Trees.delete(dir); // a run killed half-way leaves no 'complete'
         Path tmp = Files.createTempDirectory(dir.getParent(), "preparing-");
         try {
             if (!quiet) {
@@ -156,7 +157,7 @@ public final class JdkCache {
             Files.writeString(tmp.resolve("complete"), jdk.home() + "\n");
             Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
         } finally {
-            deleteTree(tmp);
+            Trees.delete(tmp);
         }
     }
 
@@ -219,7 +220,7 @@ public final class JdkCache {
             java.nio.channels.FileLock lock = ch.tryLock();
             if (lock == null) return false;
             try {
-                deleteTree(dir);
+                Trees.delete(dir);
             } finally {
                 lock.release();
             }
@@ -271,19 +272,6 @@ public final class JdkCache {
     private static String sanitize(String s) {
         return s.replaceAll("[^A-Za-z0-9._+-]", "_");
     }
-
-    static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) return;
-        // Another vbd may be deleting the same stale tree: entries vanishing mid-walk are fine.
-        try (Stream<Path> walk = Files.walk(p)) {
-            for (Path q : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(q);
-            }
-        } catch (java.nio.file.NoSuchFileException | java.io.UncheckedIOException e) {
-            if (Files.exists(p)) throw e;
-        }
-    }
-
 
     /**
      * Adds the modules that {@code --add-modules} names on the program's command line (up to the main

@@ -4,6 +4,7 @@ import dev.vbd.agent.AgentOptions;
 import dev.vbd.agent.ExerciseClass;
 import dev.vbd.agent.ImageRewriting;
 import dev.vbd.core.rewrite.FieldMode;
+import dev.vbd.host.Command;
 import org.objectweb.asm.Attribute;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -17,11 +18,11 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -232,19 +233,17 @@ final class JdkImage {
     }
 
     private static void run(Path log, String... cmd) throws IOException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Command.Result r;
         try {
-            if (!p.waitFor(10, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                throw new IOException("timed out: " + String.join(" ", cmd));
-            }
+            r = Command.of(cmd).outputTo(log).timeout(Duration.ofMinutes(10)).run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted: " + String.join(" ", cmd));
         }
-        if (p.exitValue() != 0) {
+        if (r.timedOut()) throw new IOException("timed out: " + String.join(" ", cmd));
+        if (r.status() != 0) {
             List<String> lines = new ArrayList<>(Files.readAllLines(log, StandardCharsets.UTF_8));
-            throw new IOException(String.join(" ", cmd) + " failed (exit status " + p.exitValue() + "):\n"
+            throw new IOException(String.join(" ", cmd) + " failed (exit status " + r.status() + "):\n"
                     + String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size())));
         }
     }

@@ -5,11 +5,12 @@ import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldMode;
-import dev.vbd.core.rewrite.Optimisations;
 import dev.vbd.core.rewrite.JdkFencedFields;
+import dev.vbd.core.rewrite.Optimisations;
 import dev.vbd.core.rewrite.RewriteException;
 import dev.vbd.core.rewrite.RewriteResult;
 import dev.vbd.core.verify.Json;
+import dev.vbd.host.Trees;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -216,7 +217,7 @@ public final class PrepareJdk {
         if (image != null) {
             System.err.printf("vbd: linking the rewritten modules into a runtime image, with its class data sharing archive%n");
             image.link(javaHome, moduleNames, fields, out.resolve(JdkImage.IMAGE));
-            JdkCache.deleteTree(out.resolve("image-build"));
+            Trees.delete(out.resolve("image-build"));
         } else {
             System.err.printf("vbd: %s has no jlink: no runtime image, programs run with patched modules%n", javaHome);
         }

@@ -1,5 +1,7 @@
 package dev.vbd.cli;
 
+import dev.vbd.host.Command;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,12 +66,7 @@ final class Program {
             if (timeout != null && !p.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
                 timedOut = true;
                 // asked first, so that its shutdown hooks run (an observer writes its report in one)
-                p.descendants().forEach(ProcessHandle::destroy);
-                p.destroy();
-                if (!p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
-                    p.descendants().forEach(ProcessHandle::destroyForcibly);
-                    p.destroyForcibly();
-                }
+                Command.stop(p, java.time.Duration.ofSeconds(5));
             }
             int status = p.waitFor();
             o.join();

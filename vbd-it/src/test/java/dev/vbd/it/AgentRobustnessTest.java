@@ -1,6 +1,7 @@
 package dev.vbd.it;
 
 import dev.vbd.core.verify.Json;
+import dev.vbd.host.Command;
 import dev.vbd.it.support.Jvm;
 import dev.vbd.it.support.Jvms;
 import dev.vbd.it.support.OnEachJdk;
@@ -12,12 +13,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The agent inside long-lived and unusual class-loading setups: redeployed loaders, loaders that load while asked for bytes. */
@@ -44,10 +46,10 @@ class AgentRobustnessTest {
         Files.deleteIfExists(json);
         List<String> cmd = new ArrayList<>(List.of(Programs.home().resolve("bin/vbd").toString(), "verify", "-q",
                 "--json", json.toString(), "--", jvm.launcher().toString(), "-cp", p.classPath(), "Main"));
-        Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(proc.waitFor(10, TimeUnit.MINUTES), "finished: " + cmd);
-        assertEquals(0, proc.exitValue(), out);
+        Command.Result r = Command.of(cmd).timeout(Duration.ofMinutes(10)).run();
+        String out = r.output();
+        assertFalse(r.timedOut(), "finished: " + cmd);
+        assertEquals(0, r.status(), out);
         String work = stock.stdout().substring(0, stock.stdout().indexOf(", sides"));
         assertTrue(out.contains(work), "the same work as on stock Java (" + work + "):\n" + out);
         assertTrue(out.contains("lookups made: true"), "vbd asked the loader for bytes, so loading nested:\n" + out);

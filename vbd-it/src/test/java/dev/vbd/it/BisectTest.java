@@ -1,6 +1,7 @@
 package dev.vbd.it;
 
 import dev.vbd.core.verify.Json;
+import dev.vbd.host.Command;
 import dev.vbd.it.support.Decoys;
 import dev.vbd.it.support.Jvm;
 import dev.vbd.it.support.Jvms;
@@ -12,16 +13,17 @@ import dev.vbd.it.support.Reports;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -61,9 +63,9 @@ class BisectTest {
         cmd.addAll(List.of(more).subList(dashes + 1, more.length));
         Path out = Files.createTempFile(Programs.target(), "bisect-" + variant + "-", ".out");
         Path err = Files.createTempFile(Programs.target(), "bisect-" + variant + "-", ".err");
-        Process proc = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(proc.waitFor(20, TimeUnit.MINUTES), "vbd bisect finished within 20 minutes: " + cmd);
-        Bisected b = new Bisected(proc.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        Command.Result r = Command.of(cmd).outputTo(out, err).timeout(Duration.ofMinutes(20)).run();
+        assertFalse(r.timedOut(), "vbd bisect finished within 20 minutes: " + cmd);
+        Bisected b = new Bisected(r.status(), Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8),
                 Files.size(json) == 0 ? Map.of() : (Map<?, ?>) Json.parse(Files.readString(json, StandardCharsets.UTF_8)));
         Reports.append("bisect-report.txt", "vbd bisect on planted bugs among " + DECOYS + " decoy fields, --repeat " + REPEAT,

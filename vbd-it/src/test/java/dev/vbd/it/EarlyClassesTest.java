@@ -1,6 +1,7 @@
 package dev.vbd.it;
 
 import dev.vbd.core.verify.Json;
+import dev.vbd.host.Command;
 import dev.vbd.it.support.Jvm;
 import dev.vbd.it.support.Jvms;
 import dev.vbd.it.support.OnEachJdk;
@@ -11,10 +12,10 @@ import dev.vbd.it.support.Programs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -212,13 +213,9 @@ class EarlyClassesTest {
         Files.createDirectories(dir);
         Path out = Files.createTempFile(dir, "early-", ".out");
         Path err = Files.createTempFile(dir, "early-", ".err");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        p.getOutputStream().close();
-        if (!p.waitFor(15, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new AssertionError("timed out: " + cmd);
-        }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        Command.Result r = Command.of(cmd).outputTo(out, err).timeout(Duration.ofMinutes(15)).run();
+        if (r.timedOut()) throw new AssertionError("timed out: " + cmd);
+        return new Result(r.status(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
     }
 
     private static int count(String s, String what) {

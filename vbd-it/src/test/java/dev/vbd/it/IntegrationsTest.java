@@ -1,5 +1,7 @@
 package dev.vbd.it;
 
+import dev.vbd.host.Command;
+import dev.vbd.host.Trees;
 import dev.vbd.it.support.Programs;
 import org.junit.jupiter.api.Test;
 
@@ -8,9 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,7 +51,7 @@ class IntegrationsTest {
     private static Path copy(String name) throws IOException {
         Path src = Programs.home().resolve("vbd-it/src/test/projects").resolve(name);
         Path dst = Programs.target().resolve("it-projects").resolve(name);
-        Programs.deleteTree(dst);
+        Trees.delete(dst);
         try (Stream<Path> s = Files.walk(src)) {
             for (Path p : (Iterable<Path>) s::iterator) {
                 Path t = dst.resolve(src.relativize(p).toString());
@@ -63,13 +64,8 @@ class IntegrationsTest {
 
     private static Result run(List<String> cmd, Path dir) throws Exception {
         Path log = Files.createTempFile(Programs.target(), "integration-", ".log");
-        Process p = new ProcessBuilder(new ArrayList<>(cmd)).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        p.getOutputStream().close();
-        if (!p.waitFor(15, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new AssertionError("timed out: " + cmd);
-        }
-        return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+        Command.Result r = Command.of(cmd).in(dir).outputTo(log).timeout(Duration.ofMinutes(15)).run();
+        if (r.timedOut()) throw new AssertionError("timed out: " + cmd);
+        return new Result(r.status(), Files.readString(log, StandardCharsets.UTF_8));
     }
 }

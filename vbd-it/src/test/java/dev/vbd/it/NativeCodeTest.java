@@ -1,5 +1,6 @@
 package dev.vbd.it;
 
+import dev.vbd.host.Command;
 import dev.vbd.it.support.Jvm;
 import dev.vbd.it.support.Jvms;
 import dev.vbd.it.support.OnEachJdk;
@@ -11,8 +12,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -105,9 +106,7 @@ class NativeCodeTest {
         List<String> cmd = List.of(compiler(), "-O2", "-shared", "-fPIC", "-I" + include, "-I" + include.resolve("linux"),
                 "-o", so.toString(), src.toString());
         Path log = dir.resolve("cc.log");
-        Process c = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!c.waitFor(2, TimeUnit.MINUTES) || c.exitValue() != 0) {
-            c.destroyForcibly();
+        if (!Command.of(cmd).outputTo(log).timeout(Duration.ofMinutes(2)).run().succeeded()) {
             throw new AssertionError("cannot build the JNI library: " + String.join(" ", cmd) + "\n"
                     + Files.readString(log, StandardCharsets.UTF_8));
         }

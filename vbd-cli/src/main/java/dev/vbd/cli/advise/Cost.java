@@ -1,7 +1,7 @@
 package dev.vbd.cli.advise;
 
 import dev.vbd.agent.observe.JdkClasses;
-import dev.vbd.core.stats.Stats;
+import dev.vbd.host.Stats;
 
 import java.util.ArrayList;
 import java.util.Arrays;

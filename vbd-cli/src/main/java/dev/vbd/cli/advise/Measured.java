@@ -1,7 +1,7 @@
 package dev.vbd.cli.advise;
 
-import dev.vbd.core.stats.Stats;
-import dev.vbd.core.stats.Stats.Estimate;
+import dev.vbd.host.Stats.Estimate;
+import dev.vbd.host.Stats;
 
 import java.util.List;
 import java.util.Locale;

@@ -6,9 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The little JSON vbd writes and reads back: its verify report. Values are {@link Map} (ordered),
- * {@link List}, {@link String}, {@link Long}, {@link Double}, {@link Boolean} and null. The
- * agent cannot use a library (it would be loaded into every program), hence this.
+ * The agent side's one JSON writer, for both reports the agent writes: the verify report
+ * ({@code VerifyWalk}) and the observer's ({@code Recorder}). Values are {@link Map} (ordered),
+ * {@link List}, {@link String}, {@link Long}, {@link Double}, {@link Boolean} and null. The agent
+ * cannot use a library (it would be loaded into every program), hence this; the tools outside the
+ * agent use Jackson.
  */
 public final class Json {
     private Json() {}

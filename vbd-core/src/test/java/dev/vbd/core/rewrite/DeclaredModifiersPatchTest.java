@@ -2,6 +2,7 @@ package dev.vbd.core.rewrite;
 
 import dev.vbd.core.ClassBytesSource;
 import dev.vbd.core.policy.Policy;
+import dev.vbd.host.Jdks;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -10,7 +11,6 @@ import java.net.URI;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,11 +27,7 @@ class DeclaredModifiersPatchTest {
     private static final String ADJUST_DESC = " (ILjava/lang/Class;Ljava/lang/String;)I";
 
     static Stream<String> jdks() {
-        List<String> homes = new ArrayList<>();
-        homes.add(System.getProperty("java.home"));
-        Path temurin25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
-        if (Files.isDirectory(temurin25)) homes.add(temurin25.toString());
-        return homes.stream();
+        return Jdks.forTests().stream().map(j -> j.home().toString());
     }
 
     /** The java.base classes of the JDK at {@code home}, read through its own jrt file system. */

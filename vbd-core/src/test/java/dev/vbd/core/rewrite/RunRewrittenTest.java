@@ -1,6 +1,8 @@
 package dev.vbd.core.rewrite;
 
 import dev.vbd.core.policy.Policy;
+import dev.vbd.host.Command;
+import dev.vbd.host.Jdks;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -8,17 +10,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * Rewritten code runs: the test JVM has no VbdRuntime, so a child JVM gets the runtime patched
@@ -94,11 +95,7 @@ class RunRewrittenTest {
             """;
 
     static Stream<String> jdks() {
-        List<String> homes = new ArrayList<>();
-        homes.add(System.getProperty("java.home"));
-        Path temurin25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
-        if (Files.isDirectory(temurin25)) homes.add(temurin25.toString());
-        return homes.stream();
+        return Jdks.forTests().stream().map(j -> j.home().toString());
     }
 
     /** vbd-runtime's classes, built before this module in the reactor. */
@@ -125,13 +122,12 @@ class RunRewrittenTest {
         }
         String annotations = Path.of(dev.vbd.Relaxed.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                 .toString();
-        Process p = new ProcessBuilder(Path.of(javaHome, "bin", "java").toString(),
+        Command.Result r = Command.of(Path.of(javaHome, "bin", "java").toString(),
                 "--patch-module", "java.base=" + runtime,
-                "-cp", dir + File.pathSeparator + annotations, "run.Main")
-                .redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "child JVM did not exit");
-        assertEquals(0, p.exitValue(), output);
+                "-cp", dir + File.pathSeparator + annotations, "run.Main").timeout(Duration.ofMinutes(2)).run();
+        String output = r.output();
+        assertFalse(r.timedOut(), "child JVM did not exit");
+        assertEquals(0, r.status(), output);
         assertEquals(List.of(
                 "15 15 15 5 7 9 2 m",
                 "volatile|private volatile",
@@ -149,10 +145,10 @@ class RunRewrittenTest {
             Files.createDirectories(out.getParent());
             Files.write(out, e.getValue());
         }
-        Process p = new ProcessBuilder(Path.of(javaHome, "bin", "java").toString(), "-cp", dir.toString(), "run.Main")
-                .redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "child JVM did not exit");
+        Command.Result r = Command.of(Path.of(javaHome, "bin", "java").toString(), "-cp", dir.toString(), "run.Main")
+                .timeout(Duration.ofMinutes(2)).run();
+        String output = r.output();
+        assertFalse(r.timedOut(), "child JVM did not exit");
         assertEquals(List.of("15 15 15 5 7 9 2 m", "|private final", "Index 3 out of bounds for length 1",
                 "java.lang.Integer"), output.lines().toList(), output);
     }

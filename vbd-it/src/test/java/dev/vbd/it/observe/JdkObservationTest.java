@@ -1,6 +1,7 @@
 package dev.vbd.it.observe;
 
 import dev.vbd.core.verify.Json;
+import dev.vbd.host.Trees;
 import dev.vbd.it.support.Jvms;
 import dev.vbd.it.support.OnEachJdk;
 import dev.vbd.it.support.Outcome;
@@ -123,7 +124,7 @@ class JdkObservationTest {
     private static Map<String, Map<?, ?>> observeProgram(int jdk, String programName, String mode, String... candidates)
             throws IOException {
         Path dir = Programs.target().resolve("it-observe").resolve(jdk + "-" + mode);
-        Programs.deleteTree(dir);
+        Trees.delete(dir);
         Files.createDirectories(dir);
         Files.write(dir.resolve("candidates.txt"), List.of(candidates), StandardCharsets.UTF_8);
         Path jar = Programs.home().resolve("vbd-cli/target/vbd.jar");

@@ -1,5 +1,7 @@
 package dev.vbd.it.support;
 
+import dev.vbd.host.Command;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -198,27 +199,14 @@ public final class Launch {
         Path err = dir.resolve(base + ".err");
         try {
             Files.createDirectories(dir);
-            ProcessBuilder pb = new ProcessBuilder(cmd)
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile());
+            Path in = null;
             if (stdin != null) {
-                Path in = dir.resolve(base + ".in");
+                in = dir.resolve(base + ".in");
                 Files.write(in, stdin);
-                pb.redirectInput(in.toFile());
             }
-            long start = System.nanoTime();
-            Process p = pb.start();
-            if (stdin == null) p.getOutputStream().close();
-            boolean ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
-            if (!ended) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                p.waitFor();
-            }
-            long millis = (System.nanoTime() - start) / 1_000_000;
-            return new Outcome(mode, jvm, List.copyOf(cmd), ended ? p.exitValue() : -1,
-                    text(out), text(err),
-                    !ended, millis, dir.resolve(base) + ".{out,err}");
+            Command.Result r = Command.of(cmd).inputFrom(in).outputTo(out, err).timeout(limit).run();
+            return new Outcome(mode, jvm, List.copyOf(cmd), r.status(), text(out), text(err),
+                    r.timedOut(), r.elapsed().toMillis(), dir.resolve(base) + ".{out,err}");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + cmd, e);
         } catch (InterruptedException e) {

@@ -1,6 +1,7 @@
 package dev.vbd.it.support;
 
 import dev.vbd.Relaxed;
+import dev.vbd.host.Trees;
 
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
@@ -77,8 +78,8 @@ public final class Programs {
         Path out = target().resolve("it-programs").resolve(name);
         Path gen = target().resolve("it-generated").resolve(name);
         try {
-            deleteTree(out);
-            deleteTree(gen);
+            Trees.delete(out);
+            Trees.delete(gen);
             Files.createDirectories(out);
             List<Path> sources = new ArrayList<>();
             try (Stream<Path> s = Files.walk(src)) {
@@ -116,14 +117,5 @@ public final class Programs {
         Program p = new Program(name, out);
         COMPILED.put(name, p);
         return p;
-    }
-
-    public static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) return;
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }

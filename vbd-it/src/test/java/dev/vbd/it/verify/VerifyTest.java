@@ -1,21 +1,23 @@
 package dev.vbd.it.verify;
 
 import dev.vbd.core.verify.Json;
+import dev.vbd.host.Command;
+import dev.vbd.host.Jdks;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import javax.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import javax.tools.ToolProvider;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +26,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class VerifyTest {
     private static final Path HOME = Path.of(System.getProperty("vbd.home", "..")).toAbsolutePath().normalize();
     private static final Path WORK = HOME.resolve("vbd-it/target/verify-it");
-    private static final String TEMURIN_25 = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java";
 
     /** A program with shared fields, arrays, bulk copies, a weak-mode call, a lambda and threads; exits with its argument. */
     private static final String PROGRAM = """
@@ -162,9 +163,7 @@ class VerifyTest {
     }
 
     static List<String> javas() {
-        List<String> out = new ArrayList<>(List.of("java"));
-        if (Files.isExecutable(Path.of(TEMURIN_25))) out.add(TEMURIN_25);
-        return out;
+        return Jdks.forTests().stream().map(j -> j.java().toString()).toList();
     }
 
     record Result(int status, String out, String err) {}
@@ -174,13 +173,9 @@ class VerifyTest {
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(WORK, "out-", ".txt");
         Path err = Files.createTempFile(WORK, "err-", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(HOME.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(15, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new AssertionError("timed out: " + cmd);
-        }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        Command.Result r = Command.of(cmd).in(HOME).outputTo(out, err).timeout(Duration.ofMinutes(15)).run();
+        if (r.timedOut()) throw new AssertionError("timed out: " + cmd);
+        return new Result(r.status(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
     }
 
     @SuppressWarnings("unchecked")

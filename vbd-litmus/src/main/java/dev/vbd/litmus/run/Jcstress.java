@@ -1,10 +1,10 @@
 package dev.vbd.litmus.run;
 
-import java.io.BufferedReader;
+import dev.vbd.host.Command;
+import dev.vbd.host.Jdks;
+
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,18 +41,10 @@ final class Jcstress {
 
     String javaVersion() throws IOException, InterruptedException {
         if (javaVersion == null) {
-            Process p = new ProcessBuilder(java, "-XshowSettings:properties", "-version").redirectErrorStream(true).start();
-            String vendor = "", version = "";
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    line = line.trim();
-                    if (line.startsWith("java.vm.vendor = ")) vendor = line.substring("java.vm.vendor = ".length());
-                    if (line.startsWith("java.runtime.version = ")) version = line.substring("java.runtime.version = ".length());
-                }
-            }
-            if (p.waitFor() != 0 || version.isEmpty()) {
-                throw new IOException("'" + java + "' does not run as a java launcher");
-            }
+            Map<String, String> p = Jdks.properties(java);
+            String version = p.getOrDefault("java.runtime.version", "");
+            String vendor = p.getOrDefault("java.vm.vendor", "");
+            if (version.isEmpty()) throw new IOException("'" + java + "' does not run as a java launcher");
             javaVersion = version + (vendor.isEmpty() ? "" : " (" + vendor + ")");
         }
         return javaVersion;
@@ -84,32 +76,11 @@ final class Jcstress {
         cmd.add(tests.stream().map(t -> Pattern.quote(t.name())).collect(Collectors.joining("|", "^(?:", ")$")));
 
         Path log = dir.resolve("jcstress.log");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        String progress = null;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-             PrintWriter w = new PrintWriter(Files.newBufferedWriter(log))) {
-            boolean summary = false;
-            long lastStatus = 0;
-            for (String line; (line = r.readLine()) != null; ) {
-                w.println(line);
-                // after the last fork jcstress repeats every failure in its summary: progress is over
-                summary |= line.startsWith("RUN RESULTS");
-                if (summary) continue;
-                Matcher m = HEADLINE.matcher(line);
-                if (m.find()) {
-                    System.err.printf("vbd litmus: %s: %-6s %s%n", config, m.group(1), Litmus.Suite.shortName(m.group(2)));
-                } else if (line.startsWith("(ETA:")) {
-                    progress = line;
-                } else if (line.startsWith("(Results:") && progress != null) {
-                    if (System.nanoTime() - lastStatus > 30e9) {
-                        System.err.printf("vbd litmus: %s: %s %s%n", config, progress, line);
-                        lastStatus = System.nanoTime();
-                    }
-                    progress = null;
-                }
-            }
+        int status;
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(log))) {
+            Progress progress = new Progress(config, w);
+            status = Command.of(cmd).in(dir).eachLine(progress::line).run().status();
         }
-        int status = p.waitFor();
         Path blob = blobIn(dir);
         // jcstress exits non-zero when a test fails; that is a result, not a broken run
         if (blob == null) {
@@ -143,5 +114,38 @@ final class Jcstress {
     private static String tail(Path log) throws IOException {
         List<String> lines = Files.readAllLines(log);
         return String.join(System.lineSeparator(), lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    }
+
+    /** Copies jcstress's output into its log and shows each test's headline and, now and then, the progress. */
+    private static final class Progress {
+        private final String config;
+        private final PrintWriter log;
+        private boolean summary;
+        private long lastStatus;
+        private String eta;
+
+        Progress(String config, PrintWriter log) {
+            this.config = config;
+            this.log = log;
+        }
+
+        void line(String line) {
+            log.println(line);
+            // after the last fork jcstress repeats every failure in its summary: progress is over
+            summary |= line.startsWith("RUN RESULTS");
+            if (summary) return;
+            Matcher m = HEADLINE.matcher(line);
+            if (m.find()) {
+                System.err.printf("vbd litmus: %s: %-6s %s%n", config, m.group(1), Litmus.Suite.shortName(m.group(2)));
+            } else if (line.startsWith("(ETA:")) {
+                eta = line;
+            } else if (line.startsWith("(Results:") && eta != null) {
+                if (System.nanoTime() - lastStatus > 30e9) {
+                    System.err.printf("vbd litmus: %s: %s %s%n", config, eta, line);
+                    lastStatus = System.nanoTime();
+                }
+                eta = null;
+            }
+        }
     }
 }

@@ -1,12 +1,19 @@
 package dev.vbd.litmus.run;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /** The table, the JSON and the exit status of a litmus run. */
 final class Report {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
     private final Preset preset;
     /** The mode vbd ran the tests in: sc, or safe-construction. */
     private final String vbdMode;
@@ -124,66 +131,44 @@ final class Report {
     }
 
     String json() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("{\n  \"mode\": ").append(str(preset.id()))
-          .append(",\n  \"vbdMode\": ").append(str(vbdMode))
-          .append(",\n  \"jdk\": ").append(str(jdk))
-          .append(",\n  \"cpus\": ").append(Runtime.getRuntime().availableProcessors())
-          .append(",\n  \"minutes\": ").append(Double.isNaN(minutes) ? "null" : String.format(Locale.ROOT, "%.2f", minutes))
-          .append(",\n  \"vbdForbidden\": ").append(tests.stream().filter(Litmus.Suite.Test::runnable)
-                  .filter(t -> t.weak() != Litmus.Suite.Weak.NOT_PROMISED)
-                  .mapToLong(t -> tally("vbd", t).forbidden).sum())
-          .append(",\n  \"tests\": [");
-        String sep = "\n";
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("mode", preset.id());
+        run.put("vbdMode", vbdMode);
+        run.put("jdk", jdk);
+        run.put("cpus", Runtime.getRuntime().availableProcessors());
+        run.put("minutes", Double.isNaN(minutes) ? null : Math.round(minutes * 100) / 100.0);
+        run.put("vbdForbidden", tests.stream().filter(Litmus.Suite.Test::runnable)
+                .filter(t -> t.weak() != Litmus.Suite.Weak.NOT_PROMISED)
+                .mapToLong(t -> tally("vbd", t).forbidden).sum());
+        List<Map<String, Object>> rows = new ArrayList<>();
         for (Litmus.Suite.Test t : tests) {
-            sb.append(sep).append("    {\"name\": ").append(str(t.shortName()))
-              .append(", \"actors\": ").append(t.actors())
-              .append(", \"termination\": ").append(t.termination());
-            if (notRun(t) != null) sb.append(", \"notRun\": ").append(str(notRun(t)));
-            if (t.oversubscribed()) sb.append(", \"oversubscribed\": true");
-            if (t.weak() != Litmus.Suite.Weak.NONE) {
-                sb.append(", \"weak\": ").append(str(t.weak().name().toLowerCase(Locale.ROOT).replace('_', '-')));
-            }
-            sb.append(",\n     \"vbd\": ").append(config(tally("vbd", t)))
-              .append(",\n     \"stock\": ").append(byConfig.containsKey("stock") ? config(tally("stock", t)) : "null")
-              .append('}');
-            sep = ",\n";
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("name", t.shortName());
+            row.put("actors", t.actors());
+            row.put("termination", t.termination());
+            if (notRun(t) != null) row.put("notRun", notRun(t));
+            if (t.oversubscribed()) row.put("oversubscribed", true);
+            if (t.weak() != Litmus.Suite.Weak.NONE) row.put("weak", t.weak().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+            row.put("vbd", config(tally("vbd", t)));
+            row.put("stock", byConfig.containsKey("stock") ? config(tally("stock", t)) : null);
+            rows.add(row);
         }
-        return sb.append("\n  ]\n}\n").toString();
+        run.put("tests", rows);
+        try {
+            return JSON.writeValueAsString(run) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
-    private static String config(Tally t) {
-        StringBuilder sb = new StringBuilder("{\"samples\": ").append(t.samples)
-                .append(", \"forbidden\": ").append(t.forbidden)
-                .append(", \"interesting\": ").append(t.interesting)
-                .append(", \"forks\": ").append(t.forks);
-        if (!t.forbiddenOutcomes.isEmpty()) {
-            sb.append(", \"forbiddenOutcomes\": {");
-            String sep = "";
-            for (var e : t.forbiddenOutcomes.entrySet()) {
-                sb.append(sep).append(str(e.getKey())).append(": ").append(e.getValue());
-                sep = ", ";
-            }
-            sb.append('}');
-        }
-        if (t.error != null) sb.append(", \"error\": ").append(str(t.error));
-        return sb.append('}').toString();
-    }
-
-    private static String str(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    else sb.append(c);
-                }
-            }
-        }
-        return sb.append('"').toString();
+    private static Map<String, Object> config(Tally t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("samples", t.samples);
+        m.put("forbidden", t.forbidden);
+        m.put("interesting", t.interesting);
+        m.put("forks", t.forks);
+        if (!t.forbiddenOutcomes.isEmpty()) m.put("forbiddenOutcomes", t.forbiddenOutcomes);
+        if (t.error != null) m.put("error", t.error);
+        return m;
     }
 }

@@ -1,4 +1,6 @@
-package dev.vbd.core.stats;
+package dev.vbd.host;
+
+import org.apache.commons.math3.distribution.TDistribution;
 
 import java.util.List;
 
@@ -97,83 +99,20 @@ public final class Stats {
     /** The p-quantile of Student's t with df (possibly fractional) degrees of freedom. */
     public static double tQuantile(double p, double df) {
         if (!(p > 0 && p < 1)) throw new IllegalArgumentException("quantile of p=" + p);
-        if (!(df > 0)) throw new IllegalArgumentException("t quantile with df=" + df);
-        if (p < 0.5) return -tQuantile(1 - p, df);
-        if (p == 0.5) return 0;
-        double lo = 0;
-        double hi = 1;
-        while (tCdf(hi, df) < p) hi *= 2;
-        for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-            double mid = (lo + hi) / 2;
-            if (tCdf(mid, df) < p) lo = mid;
-            else hi = mid;
-        }
-        return (lo + hi) / 2;
+        return student(df).inverseCumulativeProbability(p);
     }
 
     /** P(T <= t) for Student's t with df degrees of freedom. */
     public static double tCdf(double t, double df) {
-        double x = df / (df + t * t);
-        double tail = 0.5 * regularizedBeta(x, df / 2, 0.5);
-        return t >= 0 ? 1 - tail : tail;
+        return student(df).cumulativeProbability(t);
     }
 
-    /** I_x(a, b), by the continued fraction of Numerical Recipes (betacf) with Lentz's method. */
-    static double regularizedBeta(double x, double a, double b) {
-        if (x <= 0) return 0;
-        if (x >= 1) return 1;
-        double front = Math.exp(a * Math.log(x) + b * Math.log1p(-x) - logBeta(a, b));
-        // the fraction converges fast only on this side of the mean; use the symmetry otherwise
-        if (x > (a + 1) / (a + b + 2)) return 1 - regularizedBeta(1 - x, b, a);
-        return front * betaFraction(x, a, b) / a;
+    private static TDistribution student(double df) {
+        if (!(df > 0)) throw new IllegalArgumentException("t distribution with df=" + df);
+        // no random generator: these distributions are only evaluated, never sampled
+        return new TDistribution(null, df, INVERSE_ACCURACY);
     }
 
-    private static double betaFraction(double x, double a, double b) {
-        final double tiny = 1e-300;
-        double qab = a + b;
-        double qap = a + 1;
-        double qam = a - 1;
-        double c = 1;
-        double d = 1 - qab * x / qap;
-        if (Math.abs(d) < tiny) d = tiny;
-        d = 1 / d;
-        double h = d;
-        for (int m = 1; m <= 1000; m++) {
-            int m2 = 2 * m;
-            double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-            d = 1 + aa * d;
-            if (Math.abs(d) < tiny) d = tiny;
-            c = 1 + aa / c;
-            if (Math.abs(c) < tiny) c = tiny;
-            d = 1 / d;
-            h *= d * c;
-            aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-            d = 1 + aa * d;
-            if (Math.abs(d) < tiny) d = tiny;
-            c = 1 + aa / c;
-            if (Math.abs(c) < tiny) c = tiny;
-            d = 1 / d;
-            double del = d * c;
-            h *= del;
-            if (Math.abs(del - 1) < 1e-15) break;
-        }
-        return h;
-    }
-
-    private static double logBeta(double a, double b) {
-        return logGamma(a) + logGamma(b) - logGamma(a + b);
-    }
-
-    /** ln Γ(x) for x > 0, Lanczos approximation (g = 7, n = 9), about 15 significant digits. */
-    static double logGamma(double x) {
-        final double[] c = {0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-                -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-                1.5056327351493116e-7};
-        if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
-        x -= 1;
-        double s = c[0];
-        for (int i = 1; i < 9; i++) s += c[i] / (x + i);
-        double t = x + 7.5;
-        return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(s);
-    }
+    /** Absolute accuracy of a quantile: far below the rounding of any interval vbd reports. */
+    private static final double INVERSE_ACCURACY = 1e-12;
 }
