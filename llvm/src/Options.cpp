@@ -81,57 +81,54 @@ std::optional<Optimisations> Optimisations::parse(StringRef S) {
 
 std::shared_ptr<Settings> Settings::fromEnvironment() {
   auto S = std::make_shared<Settings>();
-  S->StoreSetting.Value = StoreStyle(0);
+  S->Store.Value = StoreStyle(0);
   if (auto E = environment("SC_STORE")) {
-    S->StoreSetting.Value = parseStoreStyle(*E);
-    if (!S->StoreSetting.Value)
-      S->StoreSetting.Error = "unknown SC_STORE value '" + *E +
-                              "' (expected " + expectedStoreStyles() + ")";
+    S->Store.Value = parseStoreStyle(*E);
+    if (!S->Store.Value)
+      S->Store.Error = "unknown SC_STORE value '" + *E + "' (expected " +
+                       expectedStoreStyles() + ")";
   }
-  S->OptimiseSetting.Value = Optimisations();
+  S->Optimise.Value = Optimisations();
   if (auto E = environment("SC_OPTIMISE")) {
-    S->OptimiseSetting.Value = Optimisations::parse(*E);
-    if (!S->OptimiseSetting.Value)
-      S->OptimiseSetting.Error = "unknown SC_OPTIMISE value '" + *E +
-                                 "' (expected " + expectedOptimisations() +
-                                 ")";
+    S->Optimise.Value = Optimisations::parse(*E);
+    if (!S->Optimise.Value)
+      S->Optimise.Error = "unknown SC_OPTIMISE value '" + *E +
+                          "' (expected " + expectedOptimisations() + ")";
   }
   return S;
 }
 
 std::shared_ptr<Settings> Settings::withStoreStyle(StringRef Name) const {
   auto S = std::make_shared<Settings>(*this);
-  S->StoreSetting = Store();
-  S->StoreSetting.Value = parseStoreStyle(Name);
-  if (!S->StoreSetting.Value)
-    S->StoreSetting.Error = ("unknown store style '" + Name +
-                             "' in vbd-expand<...> (expected " +
-                             expectedStoreStyles() + ")")
-                                .str();
+  S->Store = Setting<StoreStyle>();
+  S->Store.Value = parseStoreStyle(Name);
+  if (!S->Store.Value)
+    S->Store.Error = ("unknown store style '" + Name +
+                      "' in vbd-expand<...> (expected " +
+                      expectedStoreStyles() + ")")
+                         .str();
   return S;
 }
 
-namespace {
-template <typename SettingT>
-auto valueOrReport(SettingT &S, LLVMContext &Ctx) -> decltype(S.Value) {
+template <typename T>
+std::optional<T> Settings::valueOrReport(Setting<T> &S, LLVMContext &Ctx) {
   if (!S.Value && !S.Reported) {
     Ctx.emitError("vbd: " + S.Error);
     S.Reported = true;
   }
   return S.Value;
 }
-} // namespace
 
 std::optional<StoreStyle> Settings::storeStyle(LLVMContext &Ctx) {
-  return valueOrReport(StoreSetting, Ctx);
+  return valueOrReport(Store, Ctx);
 }
 
 std::optional<Optimisations> Settings::optimisations(LLVMContext &Ctx) {
-  return valueOrReport(OptimiseSetting, Ctx);
+  return valueOrReport(Optimise, Ctx);
 }
 
 Optimisations Settings::optimisationsOrAll() const {
-  return OptimiseSetting.Value.value_or(Optimisations());
+  return Optimise.Value.value_or(Optimisations());
 }
 
 } // namespace vbd

@@ -39,16 +39,16 @@ struct Optimisations {
 // that is not understood is a usage error, reported once through the
 // LLVMContext of the first pass that needs it; that pass then changes nothing.
 class Settings {
-  struct Store {
-    std::optional<StoreStyle> Value;
+  template <typename T> struct Setting {
+    std::optional<T> Value;
     std::string Error;
     bool Reported = false;
-  } StoreSetting;
-  struct Optimise {
-    std::optional<Optimisations> Value;
-    std::string Error;
-    bool Reported = false;
-  } OptimiseSetting;
+  };
+  Setting<StoreStyle> Store;
+  Setting<Optimisations> Optimise;
+
+  template <typename T>
+  static std::optional<T> valueOrReport(Setting<T> &S, llvm::LLVMContext &Ctx);
 
 public:
   static std::shared_ptr<Settings> fromEnvironment();
