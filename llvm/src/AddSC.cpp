@@ -304,8 +304,9 @@ class AddSC {
   }
 
   void makeSC(Instruction *I) {
-    Type *Ty = isa<LoadInst>(I) ? I->getType()
-                                : cast<StoreInst>(I)->getValueOperand()->getType();
+    Type *Ty = isa<LoadInst>(I)
+                   ? I->getType()
+                   : cast<StoreInst>(I)->getValueOperand()->getType();
     if (!canBeAtomic(Ty, DL)) {
       if (auto *LI = dyn_cast<LoadInst>(I))
         fenceLoad(LI);

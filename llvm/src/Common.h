@@ -1,4 +1,4 @@
-//===- Common.h - what the passes share ---------------------------*- C++ -*-===//
+//===- Common.h - what the passes share -------------------------*- C++ -*-===//
 //
 // Atomics written by the programmer are never changed.  vbd-add-sc tags them
 // !vbd.user, and the later passes only touch seq_cst accesses without that

@@ -1,4 +1,4 @@
-//===- MemOps.h - memcpy, memmove and memset ----------------------*- C++ -*-===//
+//===- MemOps.h - memcpy, memmove and memset --------------------*- C++ -*-===//
 
 #ifndef VBD_MEMOPS_H
 #define VBD_MEMOPS_H

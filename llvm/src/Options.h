@@ -1,4 +1,4 @@
-//===- Options.h - store style and optimisations ------------------*- C++ -*-===//
+//===- Options.h - store style and optimisations ----------------*- C++ -*-===//
 //
 // clang loads pass plugins after it has parsed -mllvm options, so a cl::opt
 // declared here could not be set from the clang command line; sc-cc exports

@@ -1,4 +1,4 @@
-//===- Passes.h - the passes of the VolatileByDefault plugin ------*- C++ -*-===//
+//===- Passes.h - the passes of the VolatileByDefault plugin ----*- C++ -*-===//
 //
 // Three passes, loaded into clang with -fpass-plugin (see bin/sc-cc):
 //
