@@ -45,6 +45,13 @@ if [ "${#need[@]}" -gt 0 ]; then
   fi
 fi
 export PATH="$PATH:$HOME/.cargo/bin"
+# The bench's statistics (llvm/bench/requirements.txt).
+if ! python3 -c 'import scipy' 2>/dev/null &&
+   ! python3 -m pip install --quiet -r llvm/bench/requirements.txt >/tmp/vbd-ci-pip.log 2>&1; then
+  tail -n 20 /tmp/vbd-ci-pip.log >&2
+  fail 1 "installing scipy"
+  finish
+fi
 
 # --- plugin -----------------------------------------------------------------
 if cmake -S llvm -B llvm/build -DCMAKE_BUILD_TYPE=Release \

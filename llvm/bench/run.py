@@ -21,6 +21,8 @@ import shutil
 import subprocess
 import sys
 
+from scipy import stats
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCCC = os.path.join(REPO, "bin", "sc-cc")
@@ -54,20 +56,6 @@ CONFIGS = {
 DEFAULT_CONFIGS = "stock,sc-xchg,sc-mfence"
 # Workloads that run more than one thread.
 MULTITHREADED = {"zstd"}
-
-# Two-sided 95% Student's t quantiles by degrees of freedom.
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
-       8: 2.306, 9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160,
-       14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093,
-       20: 2.086, 25: 2.060, 30: 2.042}
-
-
-def t95(df):
-    if df in T95:
-        return T95[df]
-    keys = sorted(k for k in T95 if k <= df)
-    return T95[keys[-1]] if df < 120 else 1.96
-
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
@@ -198,12 +186,13 @@ def mean(xs):
 
 
 def ci95(xs):
+    """Student's t 95% confidence interval of the mean of xs."""
     m = mean(xs)
-    if len(xs) < 2:
+    sem = stats.sem(xs) if len(xs) > 1 else 0.0
+    if sem == 0:
         return [m, m]
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-    h = t95(len(xs) - 1) * sd / math.sqrt(len(xs))
-    return [m - h, m + h]
+    lo, hi = stats.t.interval(0.95, len(xs) - 1, loc=m, scale=sem)
+    return [float(lo), float(hi)]
 
 
 def machine():

@@ -38,6 +38,6 @@ define i32 @sb() {
   ret i32 %r
 }
 
-; BAD: vbd: error: unknown store style 'fast' in vbd-expand<...> (expected 'xchg' or 'mfence')
-; BADENV: vbd: error: unknown SC_STORE value 'fast' (expected 'xchg' or 'mfence')
+; BAD: error: vbd: unknown store style 'fast' in vbd-expand<...> (expected 'xchg' or 'mfence')
+; BADENV: error: vbd: unknown SC_STORE value 'fast' (expected 'xchg' or 'mfence')
 

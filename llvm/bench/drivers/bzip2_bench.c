@@ -2,25 +2,23 @@
 #include "bzlib.h"
 #include "common.h"
 
+static int trip(struct buffers *b, uint64_t *sum) {
+  unsigned clen = b->cap, blen = b->size;
+  if (BZ2_bzBuffToBuffCompress((char *)b->comp, &clen, (char *)b->in, b->size,
+                               9, 0, 30) != BZ_OK)
+    return 1;
+  if (BZ2_bzBuffToBuffDecompress((char *)b->back, &blen, (char *)b->comp, clen,
+                                 0, 0) != BZ_OK ||
+      !came_back(b, blen))
+    return 1;
+  if (sum)
+    *sum = fnv1a(*sum, b->comp, clen);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int n = iterations(argc, argv, 5);
   unsigned size = argc > 2 ? (unsigned)atoi(argv[2]) : 6u << 20;
-  unsigned char *in = make_text(size);
-  unsigned cap = size + size / 100 + 600;
-  char *comp = malloc(cap), *back = malloc(size);
-  uint64_t sum = FNV_INIT;
-  for (int it = 0; it < n; it++) {
-    double t0 = now_ms();
-    unsigned clen = cap, blen = size;
-    if (BZ2_bzBuffToBuffCompress(comp, &clen, (char *)in, size, 9, 0, 30) != BZ_OK)
-      return 1;
-    if (BZ2_bzBuffToBuffDecompress(back, &blen, comp, clen, 0, 0) != BZ_OK ||
-        blen != size || memcmp(in, back, size) != 0)
-      return 1;
-    if (it == 0)
-      sum = fnv1a(sum, comp, clen);
-    printf("iter %d %.3f\n", it, now_ms() - t0);
-  }
-  printf("checksum %016llx\n", (unsigned long long)sum);
-  return 0;
+  struct buffers b = make_buffers(size, size + size / 100 + 600);
+  return time_round_trips(n, &b, trip);
 }

@@ -66,4 +66,38 @@ static int iterations(int argc, char **argv, int dflt) {
   return argc > 1 ? atoi(argv[1]) : dflt;
 }
 
+/* A text to compress, room for its compressed form, and for the copy back. */
+struct buffers {
+  unsigned char *in, *comp, *back;
+  size_t size, cap;
+};
+
+static inline struct buffers make_buffers(size_t size, size_t cap) {
+  struct buffers b = {make_text(size), malloc(cap), malloc(size), size, cap};
+  if (!b.comp || !b.back)
+    exit(2);
+  return b;
+}
+
+/* Whether the copy back, `blen` bytes, is the input. */
+static inline int came_back(const struct buffers *b, size_t blen) {
+  return blen == b->size && memcmp(b->in, b->back, b->size) == 0;
+}
+
+/* Times n round trips of a compressor: `trip` compresses b->in and
+ * decompresses it again, returns non-zero unless it came back, and folds its
+ * compressed output into *sum when sum is not null (the first time). */
+static inline int time_round_trips(int n, struct buffers *b,
+                                   int (*trip)(struct buffers *, uint64_t *)) {
+  uint64_t sum = FNV_INIT;
+  for (int it = 0; it < n; it++) {
+    double t0 = now_ms();
+    if (trip(b, it == 0 ? &sum : NULL))
+      return 1;
+    printf("iter %d %.3f\n", it, now_ms() - t0);
+  }
+  printf("checksum %016llx\n", (unsigned long long)sum);
+  return 0;
+}
+
 #endif

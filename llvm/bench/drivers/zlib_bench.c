@@ -2,26 +2,21 @@
 #include "common.h"
 #include "zlib.h"
 
+static int trip(struct buffers *b, uint64_t *sum) {
+  uLongf clen = b->cap;
+  if (compress2(b->comp, &clen, b->in, b->size, 6) != Z_OK)
+    return 1;
+  uLongf blen = b->size;
+  if (uncompress(b->back, &blen, b->comp, clen) != Z_OK || !came_back(b, blen))
+    return 1;
+  if (sum)
+    *sum = fnv1a(*sum, b->comp, clen);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int n = iterations(argc, argv, 5);
   size_t size = argc > 2 ? (size_t)atol(argv[2]) : 4u << 20;
-  unsigned char *in = make_text(size);
-  uLongf cap = compressBound(size);
-  unsigned char *comp = malloc(cap), *back = malloc(size);
-  uint64_t sum = FNV_INIT;
-  for (int it = 0; it < n; it++) {
-    double t0 = now_ms();
-    uLongf clen = cap;
-    if (compress2(comp, &clen, in, size, 6) != Z_OK)
-      return 1;
-    uLongf blen = size;
-    if (uncompress(back, &blen, comp, clen) != Z_OK || blen != size ||
-        memcmp(in, back, size) != 0)
-      return 1;
-    printf("iter %d %.3f\n", it, now_ms() - t0);
-    if (it == 0)
-      sum = fnv1a(sum, comp, clen);
-  }
-  printf("checksum %016llx\n", (unsigned long long)sum);
-  return 0;
+  struct buffers b = make_buffers(size, compressBound(size));
+  return time_round_trips(n, &b, trip);
 }
