@@ -28,7 +28,7 @@ import java.util.Set;
  * {@code bin/vbd bench}: the workloads of vbd-apps under stock Java and under vbd, measured by the
  * method of the project (interleaved JVM invocations, warm-up dropped, Student-t intervals over
  * invocations, ratios to stock on the same JDK and run), with its negative and positive controls.
- * Usage: {@code Bench REPO [options]}; see {@link BenchOptions#USAGE}. Progress goes to stderr, the
+ * Usage: {@code Bench REPO [options]}; see {@code bin/vbd bench --help}. Progress goes to stderr, the
  * Markdown report to stdout and, with the JSON and the plots, to the output directory.
  *
  * <p>Exit status: 0 when every invocation ran, 1 when any failed (the others still run and the report
@@ -59,15 +59,15 @@ public final class Bench {
 
     public static void main(String[] args) {
         if (args.length < 1) {
-            System.err.println("usage: Bench REPO [options]\n" + BenchOptions.USAGE);
+            System.err.println("usage: Bench REPO [options]\n" + BenchOptions.usage());
             System.exit(2);
         }
         Path repo = Path.of(args[0]).toAbsolutePath().normalize();
         int rc;
         try {
             rc = run(repo, Arrays.asList(args).subList(1, args.length));
-        } catch (BenchOptions.HelpRequested e) {
-            System.out.print(BenchOptions.USAGE);
+        } catch (CommandLines.HelpRequested e) {
+            System.out.print(e.usage);
             rc = 0;
         } catch (IllegalArgumentException e) {
             System.err.println("vbd bench: " + e.getMessage());
