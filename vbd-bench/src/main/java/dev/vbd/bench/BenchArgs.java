@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * resolves them against one another and the mode. The usage text is generated from these options.
  */
 @Command(name = "vbd bench", sortOptions = false, synopsisHeading = "usage: ", abbreviateSynopsis = true,
-        description = "What SC costs on real applications, against stock Java: interleaved invocations, 95% intervals, controls.")
+        description = "What SC costs on real applications, against stock Java: interleaved invocations, 95%% intervals, controls.")
 final class BenchArgs {
     BenchOptions.Mode mode;
     @Option(names = "--jmh", order = 2, description = "only the JMH microbenchmarks, in the interpreter, C1 and C2: about 4 minutes "
@@ -116,7 +116,7 @@ final class BenchArgs {
     }
 
     @Option(names = "--precision", order = 16, paramLabel = "PCT", description = "after the planned invocations, add interleaved "
-            + "rounds (every configuration of the workload once more) to each workload whose headline ratio's 95% interval is "
+            + "rounds (every configuration of the workload once more) to each workload whose headline ratio's 95%% interval is "
             + "wider than +-PCT percent, until it is narrow enough or reaches --max-invocations (default 4 times "
             + "--invocations); the report says which workloads did not get there")
     void precision(String value) {

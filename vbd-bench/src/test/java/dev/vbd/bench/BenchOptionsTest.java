@@ -140,6 +140,7 @@ class BenchOptionsTest {
         }
         assertTrue(usage.contains("about 45 minutes on 2 cores"), usage);
         assertTrue(usage.contains("vbd-fenced+advised-classes"), usage);
+        assertTrue(usage.contains("headline ratio's 95% interval"), usage);
     }
 
     @Test
