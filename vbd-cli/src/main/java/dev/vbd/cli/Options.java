@@ -122,8 +122,8 @@ final class Options {
     @Option(names = "--mode", paramLabel = "sc|safe-construction", description = {
             "sc (the default): every heap access sequentially consistent; safe-construction: only that every constructor, "
                     + "the JDK's too, gives what it stored the guarantee of a final field (an object published by a race is "
-                    + "never seen partly built), every other access as on stock Java (docs/safe-construction.md; a prepared "
-                    + "JDK of its own)"})
+                    + "never seen partly built), every other access as on stock Java (docs/safe-construction.md; run, launch, "
+                    + "jvm-args, verify, prepare, litmus, bench; a prepared JDK of its own)"})
     private void mode(String value) throws UsageException {
         if (!nonEmpty("--mode", value).equals("sc") && !value.equals("safe-construction")) {
             throw new UsageException("--mode takes sc or safe-construction, got '" + value + "'");
