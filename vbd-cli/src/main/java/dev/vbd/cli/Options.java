@@ -16,11 +16,13 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * Options shared by the commands, then {@code --} and the java command line. Each command takes some of
- * them ({@link Main}); their descriptions are the usage text.
+ * them ({@link Verb}); their descriptions are the usage text ({@link Usage}).
  */
 final class Options {
     Path relaxed;
     Path cache = JdkCache.defaultRoot();
+    @Option(names = "--skip-unrewritable", description = "run on when a class (or a method, which would outgrow the JVM's code "
+            + "limit once fenced) cannot be rewritten; it is reported as uncovered")
     boolean skipUnrewritable;
     /**
      * {@code --fields}: how the program's fields are made SC; {@link FieldMode#SAFE_CONSTRUCTION}
@@ -29,13 +31,23 @@ final class Options {
     FieldMode fields = FieldMode.VOLATILE;
     /** {@code --optimise}: which accesses stay plain because no other thread can see them. */
     Optimisations optimise = Optimisations.ALL;
+    @Option(names = "--strict", description = "with the agent, refuse to run when classes were loaded before it started (a custom "
+            + "system class loader): their fields cannot be made volatile")
     boolean strict;
+    @Option(names = "--agent", description = "rewrite with vbd's agent rather than the prepared image's own define paths: classes "
+            + "that native code defines (JNI DefineClass) are covered too, at a cost in start-up (verify, and a "
+            + "-Xbootclasspath/a, use it anyway)")
     boolean agent;
+    @Option(names = {"--quiet", "-q"}, description = "no progress output at all")
     boolean quiet;
+    @Option(names = "--progress", description = "show the JDK's preparation on stderr (run, jvm-args and verify show it only when "
+            + "stderr is a terminal; prepare always does)")
     boolean progress;
     Path json;
     Path jar;
+    @Option(names = "--jdk", description = "verify: check the prepared JDK statically instead of running a program")
     boolean jdk;
+    @Option(names = "--all", description = "cache clean: remove every prepared JDK, this vbd's too")
     boolean all;
     /** {@code advise --budget}: at most this many rules. */
     Integer budget;
@@ -67,6 +79,7 @@ final class Options {
             "--strict", "--agent", "--quiet", "--progress");
 
     /** {@code -h}, {@code --help}: the command's usage instead of running it. */
+    @Option(names = {"-h", "--help"}, description = "this text", usageHelp = true)
     boolean help;
 
     /**
@@ -88,8 +101,11 @@ final class Options {
             throw notTaken(verb, e.getUnmatched().get(0));
         } catch (CommandLine.MissingParameterException e) {
             throw new UsageException(((OptionSpec) e.getMissing().get(0)).longestName() + " needs a value");
-        } catch (CommandLine.PicocliException e) {
+        } catch (CommandLine.ParameterException e) {
             if (e.getCause() instanceof UsageException u) throw u;
+            if (e.getArgSpec() instanceof OptionSpec flag && flag.arity().max() == 0) {
+                throw new UsageException(flag.longestName() + " takes no value, got '" + e.getValue() + "'");
+            }
             throw new UsageException(e.getMessage());
         }
         o.checkMode();
@@ -156,36 +172,6 @@ final class Options {
         cache = Path.of(nonEmpty("--cache", value)).toAbsolutePath();
     }
 
-    @Option(names = "--skip-unrewritable", description = "run on when a class (or a method, which would outgrow the JVM's code "
-            + "limit once fenced) cannot be rewritten; it is reported as uncovered")
-    private void skipUnrewritable(boolean on) {
-        skipUnrewritable = true;
-    }
-
-    @Option(names = "--agent", description = "rewrite with vbd's agent rather than the prepared image's own define paths: classes "
-            + "that native code defines (JNI DefineClass) are covered too, at a cost in start-up (verify, and a "
-            + "-Xbootclasspath/a, use it anyway)")
-    private void agent(boolean on) {
-        agent = true;
-    }
-
-    @Option(names = "--strict", description = "with the agent, refuse to run when classes were loaded before it started (a custom "
-            + "system class loader): their fields cannot be made volatile")
-    private void strict(boolean on) {
-        strict = true;
-    }
-
-    @Option(names = "--progress", description = "show the JDK's preparation on stderr (run, jvm-args and verify show it only when "
-            + "stderr is a terminal; prepare always does)")
-    private void progress(boolean on) {
-        progress = true;
-    }
-
-    @Option(names = {"--quiet", "-q"}, description = "no progress output at all")
-    private void quiet(boolean on) {
-        quiet = true;
-    }
-
     @Option(names = "--json", paramLabel = "FILE", description = "write the report as JSON to FILE")
     private void json(String value) throws UsageException {
         json = Path.of(nonEmpty("--json", value)).toAbsolutePath();
@@ -196,16 +182,6 @@ final class Options {
         Path p = Path.of(nonEmpty("--jar", value)).toAbsolutePath();
         if (!Files.isRegularFile(p)) throw new UsageException("jar '" + value + "' does not exist");
         jar = p;
-    }
-
-    @Option(names = "--jdk", description = "verify: check the prepared JDK statically instead of running a program")
-    private void jdk(boolean on) {
-        jdk = true;
-    }
-
-    @Option(names = "--all", description = "cache clean: remove every prepared JDK, this vbd's too")
-    private void all(boolean on) {
-        all = true;
     }
 
     @Option(names = "--budget", paramLabel = "N", description = "advise: at most N rules (default: 20)")
@@ -258,11 +234,6 @@ final class Options {
     @Option(names = "--jobs", paramLabel = "N", description = "bisect: N runs at once (default: cores / 4)")
     private void jobs(String value) throws UsageException {
         jobs = positive("--jobs", "runs at once", value);
-    }
-
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
-    private void help(boolean on) {
-        help = true;
     }
 
     private static String nonEmpty(String option, String value) throws UsageException {

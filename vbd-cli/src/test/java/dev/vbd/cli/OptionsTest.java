@@ -70,6 +70,7 @@ class OptionsTest {
         assertEquals("--profiles needs a value", error(Verb.ADVISE, "--profiles", "--", "java"));
         assertEquals("--profiles needs a value", error(Verb.ADVISE, "--profiles"));
         assertEquals("--cache needs a non-empty value", error(Verb.RUN, "--cache=", "--", "java"));
+        assertEquals("--agent takes no value, got 'yes'", error(Verb.RUN, "--agent=yes", "--", "java"));
         assertEquals("relaxed config 'no-such.relaxed' does not exist", error(Verb.RUN, "--relaxed", "no-such.relaxed", "--", "java"));
         assertEquals("jar 'no-such.jar' does not exist", error(Verb.VERIFY, "--jar", "no-such.jar"));
     }

@@ -117,6 +117,9 @@ final class LitmusOptions {
         } catch (CommandLine.MissingParameterException e) {
             throw new UsageException(((OptionSpec) e.getMissing().get(0)).longestName() + " needs a value");
         } catch (ParameterException e) {
+            if (e.getArgSpec() instanceof OptionSpec flag && flag.arity().max() == 0) {
+                throw new UsageException(flag.longestName() + " takes no value, got '" + e.getValue() + "'");
+            }
             throw new UsageException(e.getMessage());
         }
         if (o.safeConstruction() && (o.fieldsGiven || o.optimiseGiven)) {

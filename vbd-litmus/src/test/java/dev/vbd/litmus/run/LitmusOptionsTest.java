@@ -61,6 +61,8 @@ class LitmusOptionsTest {
         assertEquals("--mode takes 'sc' or 'safe-construction', got 'relaxed'", e.getMessage());
         e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("sb")));
         assertEquals("unknown option 'sb'", e.getMessage());
+        e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--stock=yes")));
+        assertEquals("--stock takes no value, got 'yes'", e.getMessage());
     }
 
     @Test
