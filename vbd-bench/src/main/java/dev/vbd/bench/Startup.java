@@ -32,7 +32,7 @@ import javax.tools.ToolProvider;
  * log ratio over the rounds, taken back to a ratio.
  *
  * <p>Configurations: {@code stock} is the JDK's {@code java}; {@code vbd} is the command
- * {@code bin/vbd run} executes (asked once from {@code bin/vbd launch}, so no timed run pays for
+ * {@code bin/vbd run} executes (asked once of vbd's jar, as {@code bin/vbd launch} prints it, so no timed run pays for
  * vbd's own launcher JVM): the prepared image, which rewrites the program's classes itself and
  * takes those it rewrote in an earlier run from its store (the untimed first run fills it);
  * {@code vbd-first} is the same with a store emptied before each run, as a program's first run
