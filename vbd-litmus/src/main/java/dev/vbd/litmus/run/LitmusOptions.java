@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /** The command line of {@code vbd litmus}; its usage text is generated from the options below. */
-@Command(name = "vbd litmus", sortOptions = false, usageHelpWidth = 110,
+@Command(name = "vbd litmus", sortOptions = false, usageHelpWidth = 110, synopsisHeading = "usage: ", abbreviateSynopsis = true,
         description = "The jcstress litmus suite under vbd (and under stock Java with --stock).")
 final class LitmusOptions {
     @Spec
