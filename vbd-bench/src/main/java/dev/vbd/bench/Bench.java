@@ -28,7 +28,7 @@ import java.util.Set;
  * {@code bin/vbd bench}: the workloads of vbd-apps under stock Java and under vbd, measured by the
  * method of the project (interleaved JVM invocations, warm-up dropped, Student-t intervals over
  * invocations, ratios to stock on the same JDK and run), with its negative and positive controls.
- * Usage: {@code Bench REPO [options]}; see {@link BenchOptions#USAGE}. Progress goes to stderr, the
+ * Usage: {@code Bench REPO [options]}; see {@code bin/vbd bench --help}. Progress goes to stderr, the
  * Markdown report to stdout and, with the JSON and the plots, to the output directory.
  *
  * <p>Exit status: 0 when every invocation ran, 1 when any failed (the others still run and the report
@@ -59,15 +59,15 @@ public final class Bench {
 
     public static void main(String[] args) {
         if (args.length < 1) {
-            System.err.println("usage: Bench REPO [options]\n" + BenchOptions.USAGE);
+            System.err.println("usage: Bench REPO [options]\n" + BenchOptions.usage());
             System.exit(2);
         }
         Path repo = Path.of(args[0]).toAbsolutePath().normalize();
         int rc;
         try {
             rc = run(repo, Arrays.asList(args).subList(1, args.length));
-        } catch (BenchOptions.HelpRequested e) {
-            System.out.print(BenchOptions.USAGE);
+        } catch (CommandLines.HelpRequested e) {
+            System.out.print(e.usage);
             rc = 0;
         } catch (IllegalArgumentException e) {
             System.err.println("vbd bench: " + e.getMessage());
@@ -180,40 +180,7 @@ public final class Bench {
             return;
         }
 
-        // vbd's options, once per relaxed config, before anything is timed (a first use prepares the JDK)
-        Map<String, List<String>> vbdArgs = new HashMap<>(); // by relaxed config and fields mode
-        Set<Config> used = new LinkedHashSet<>(options.configs);
-        if (positive != null) used.add(Config.VBD);
-        if (negative != null) used.add(Config.VBD_ALL_RELAXED);
-        r.relaxedFile = options.configs.contains(Config.VBD_RELAXED) || options.configs.contains(Config.VBD_FENCED_RELAXED)
-                ? (options.relaxed != null ? options.relaxed : repo.resolve("vbd-bench/relaxed/top-methods.relaxed")) : null;
-        if (r.relaxedFile != null) {
-            r.relaxedRules = countRules(r.relaxedFile);
-            r.relaxedName = portableName(repo, r.relaxedFile);
-        }
-        r.allRelaxedFile = negative != null ? repo.resolve("vbd-bench/relaxed/everything.relaxed") : null;
-        int prepared = prepared(used, r.workloads.size());
-        for (Config c : used) {
-            if (!c.vbd || vbdArgs.containsKey(launchKey(c))) continue;
-            Path relaxed = switch (c.relaxation) {
-                case NONE -> null;
-                case LISTED -> r.relaxedFile;
-                case ALL -> r.allRelaxedFile;
-                case ADVISED -> null; // each workload's own, below
-            };
-            new Progress(err, List.of()).note("asking bin/vbd how it runs " + c.id
-                    + (c.relaxation == Config.Relaxation.ALL ? " (the first time, it prepares a JDK with everything relaxed)" : ""));
-            vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.vbdOptions(true), prepared));
-        }
-        advise(r, catalog, used, prepared);
-        for (Config c : used) {
-            // a vbd configuration runs as bin/vbd run does: the prepared image's java, then its options
-            List<String> launch = c.vbd ? vbdArgs.get(launchKey(c)) : List.of(options.java);
-            r.configJava.put(c, launch.get(0));
-            List<String> flags = new ArrayList<>(launch.subList(1, launch.size()));
-            flags.addAll(c.flags);
-            r.configFlags.put(c, flags);
-        }
+        askHowVbdRuns(r, catalog, negative, positive);
 
         Progress progress = new Progress(err, plan);
         progress.note(String.format(Locale.ROOT, "%d invocations of %d iterations (%d warm-up): %s x %s, threads %s%s",
@@ -254,6 +221,51 @@ public final class Bench {
             Trees.delete(work);
         }
         r.analysis = new Analysis(measurements);
+        judge(r, negative, negativeThreads, positive);
+    }
+
+    /**
+     * The java and options of each vbd configuration, asked once per relaxed config before anything is
+     * timed (a first use prepares the JDK); each workload's advice, where a configuration follows it.
+     */
+    private void askHowVbdRuns(RunRecord r, WorkloadCatalog catalog, WorkloadSpec negative, WorkloadSpec positive) throws Exception {
+        Map<String, List<String>> vbdArgs = new HashMap<>(); // by relaxed config and fields mode
+        Set<Config> used = new LinkedHashSet<>(options.configs);
+        if (positive != null) used.add(Config.VBD);
+        if (negative != null) used.add(Config.VBD_ALL_RELAXED);
+        r.relaxedFile = options.configs.contains(Config.VBD_RELAXED) || options.configs.contains(Config.VBD_FENCED_RELAXED)
+                ? (options.relaxed != null ? options.relaxed : repo.resolve("vbd-bench/relaxed/top-methods.relaxed")) : null;
+        if (r.relaxedFile != null) {
+            r.relaxedRules = countRules(r.relaxedFile);
+            r.relaxedName = portableName(repo, r.relaxedFile);
+        }
+        r.allRelaxedFile = negative != null ? repo.resolve("vbd-bench/relaxed/everything.relaxed") : null;
+        int prepared = prepared(used, r.workloads.size());
+        for (Config c : used) {
+            if (!c.vbd || vbdArgs.containsKey(launchKey(c))) continue;
+            Path relaxed = switch (c.relaxation) {
+                case NONE -> null;
+                case LISTED -> r.relaxedFile;
+                case ALL -> r.allRelaxedFile;
+                case ADVISED -> null; // each workload's own, below
+            };
+            new Progress(err, List.of()).note("asking vbd how it runs " + c.id
+                    + (c.relaxation == Config.Relaxation.ALL ? " (the first time, it prepares a JDK with everything relaxed)" : ""));
+            vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.vbdOptions(true), prepared));
+        }
+        advise(r, catalog, used, prepared);
+        for (Config c : used) {
+            // a vbd configuration runs as bin/vbd run does: the prepared image's java, then its options
+            List<String> launch = c.vbd ? vbdArgs.get(launchKey(c)) : List.of(options.java);
+            r.configJava.put(c, launch.get(0));
+            List<String> flags = new ArrayList<>(launch.subList(1, launch.size()));
+            flags.addAll(c.flags);
+            r.configFlags.put(c, flags);
+        }
+    }
+
+    /** The run's warnings about a busy machine and intervals wider than asked for, and its controls' verdicts. */
+    private void judge(RunRecord r, WorkloadSpec negative, int negativeThreads, WorkloadSpec positive) {
         double busiest = r.busyBetween.stream().mapToDouble(Double::doubleValue).max().orElse(0);
         if (busiest > BUSY) {
             r.warnings.add(String.format(Locale.ROOT, "other work used up to %s of the machine between invocations"

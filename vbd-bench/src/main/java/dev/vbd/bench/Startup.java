@@ -32,7 +32,7 @@ import javax.tools.ToolProvider;
  * log ratio over the rounds, taken back to a ratio.
  *
  * <p>Configurations: {@code stock} is the JDK's {@code java}; {@code vbd} is the command
- * {@code bin/vbd run} executes (asked once from {@code bin/vbd launch}, so no timed run pays for
+ * {@code bin/vbd run} executes (asked once of vbd's jar, as {@code bin/vbd launch} prints it, so no timed run pays for
  * vbd's own launcher JVM): the prepared image, which rewrites the program's classes itself and
  * takes those it rewrote in an earlier run from its store (the untimed first run fills it);
  * {@code vbd-first} is the same with a store emptied before each run, as a program's first run
@@ -43,19 +43,6 @@ import javax.tools.ToolProvider;
  * {@code --fields speculative}'s, {@code vbd-safe-construction} {@code --mode safe-construction}'s.
  */
 final class Startup {
-    static final String USAGE = """
-            usage: vbd bench --startup [--invocations N] [--programs a,b] [--configs a,b] [--java J] [--out DIR]
-
-              --invocations N  rounds; each runs every program under every configuration once (default 10)
-              --programs a,b   among hello (prints one line), javac (compiles one small file),
-                               junit (300 small JUnit 5 tests through the JUnit Platform launcher),
-                               first-NAME (the first iteration of bench workload NAME, at the quick size),
-                               workloads (every first-NAME)
-              --configs a,b    among stock, vbd, vbd-first, vbd-agent, vbd-patched, vbd-fenced, vbd-speculative (default: all
-                               these; stock is always run), and vbd-safe-construction
-              --java J         the java launcher of the JDK to measure (default: java)
-              --out DIR        where startup.md and startup.json go (default: bench-results/<UTC time>-startup/)
-            """;
     static final List<String> PROGRAMS = List.of("hello", "javac", "junit");
     /** The first iteration of a bench workload, as a fresh JVM runs it: {@code first-} and the workload's name. */
     static final String FIRST = "first-";
@@ -85,46 +72,19 @@ final class Startup {
     }
 
     static int run(Path repo, List<String> args) throws Exception {
-        int rounds = 10;
-        List<String> programs = PROGRAMS;
-        List<String> configs = CONFIGS;
-        String java = "java";
+        StartupArgs a = new StartupArgs();
+        try {
+            CommandLines.parse(a, args);
+        } catch (CommandLines.HelpRequested e) {
+            System.out.print(e.usage);
+            return 0;
+        }
+        int rounds = a.rounds;
+        List<String> programs = a.programs;
+        List<String> configs = a.configs;
+        String java = a.java;
         String stamp = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss'Z'").withZone(ZoneOffset.UTC).format(Instant.now());
-        Path out = repo.resolve("bench-results").resolve(stamp + "-startup");
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("--help") || a.equals("-h")) {
-                System.out.print(USAGE);
-                return 0;
-            }
-            if (!List.of("--invocations", "--programs", "--configs", "--java", "--out").contains(a)) {
-                throw new IllegalArgumentException("'vbd bench --startup' does not take '" + a + "'\n" + USAGE);
-            }
-            if (i + 1 >= args.size()) throw new IllegalArgumentException(a + " needs a value");
-            String v = args.get(++i);
-            switch (a) {
-                case "--invocations" -> {
-                    try {
-                        rounds = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        rounds = 0;
-                    }
-                    if (rounds < 2) throw new IllegalArgumentException("--invocations '" + v + "': a whole number of at least 2");
-                }
-                case "--programs" -> {
-                    List<String> known = knownPrograms();
-                    programs = pick(v.replace(WORKLOADS, String.join(",", known.subList(PROGRAMS.size(), known.size()))), known, "program");
-                }
-                case "--configs" -> configs = pick(v, KNOWN, "configuration");
-                case "--java" -> java = v;
-                default -> out = Path.of(v).toAbsolutePath();
-            }
-        }
-        if (!configs.contains("stock")) {
-            List<String> c = new ArrayList<>(List.of("stock"));
-            c.addAll(configs);
-            configs = c;
-        }
+        Path out = a.out != null ? a.out : repo.resolve("bench-results").resolve(stamp + "-startup");
         Map<String, Object> jdk = Machine.jdk(java); // a --java that is no launcher stops here, before anything is written
         Files.createDirectories(out);
         Startup s = new Startup(repo, out.resolve("work"), java);
@@ -169,16 +129,6 @@ final class Startup {
         json.put("wall_ms", times);
         Files.writeString(out.resolve("startup.json"), Portable.of(Json.write(json), repo, javaHome), StandardCharsets.UTF_8);
         return 0;
-    }
-
-    private static List<String> pick(String v, List<String> known, String what) {
-        List<String> out = new ArrayList<>();
-        for (String x : v.split(",")) {
-            String t = x.trim();
-            if (!known.contains(t)) throw new IllegalArgumentException("unknown " + what + " '" + t + "'; known: " + known);
-            out.add(t);
-        }
-        return out;
     }
 
     static String report(Map<String, Map<String, double[]>> ms, List<String> configs, int rounds, Object jdk) {

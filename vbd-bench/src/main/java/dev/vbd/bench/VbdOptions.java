@@ -1,30 +1,29 @@
 package dev.vbd.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The JVM options that put a plain {@code java} under vbd, asked once per relaxed config from
- * {@code bin/vbd jvm-args}; and the java, options, or whole command {@code bin/vbd run} would
- * execute, from {@code bin/vbd launch}. Asking before anything is timed also prepares the JDK, so no timed
- * invocation pays for that, and the timed JVMs run without the launcher's own JVM in front.
+ * The JVM options that put a plain {@code java} under vbd ({@code vbd jvm-args}), asked once per
+ * relaxed config; and the java, options, or whole command {@code bin/vbd run} would execute
+ * ({@code vbd launch}). Asked in-process of vbd's jar, as lists of words. Asking before anything is
+ * timed also prepares the JDK, so no timed invocation pays for that, and the timed JVMs run without
+ * the launcher's own JVM in front.
  */
 final class VbdOptions {
     private VbdOptions() {}
 
-    static List<String> jvmArgs(Path repo, String java, Path relaxed) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "jvm-args", "--fields", "volatile"));
-        if (relaxed != null) {
-            cmd.add("--relaxed");
-            cmd.add(relaxed.toString());
-        }
-        cmd.add("--");
-        cmd.add(java);
-        return ask(cmd, relaxed, 1);
+    static List<String> jvmArgs(Path repo, String java, Path relaxed) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--fields", "volatile"));
+        if (relaxed != null) args.addAll(List.of("--relaxed", relaxed.toString()));
+        args.addAll(List.of("--", java));
+        return ask(repo, "jvmArgs", args, relaxed, 1);
     }
 
     /**
@@ -34,53 +33,49 @@ final class VbdOptions {
      * that preparing the last does not remove the first before it ran.
      */
     static List<String> launchPrefix(Path repo, String java, Path relaxed, List<String> vbdOptions, int prepared)
-            throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "launch"));
-        if (relaxed != null) {
-            cmd.add("--relaxed");
-            cmd.add(relaxed.toString());
-        }
-        cmd.addAll(vbdOptions); // with --fields, whatever $VBD_FIELDS says
-        cmd.add("--");
-        cmd.add(java);
-        return ask(cmd, relaxed, prepared);
+            throws IOException {
+        List<String> args = new ArrayList<>();
+        if (relaxed != null) args.addAll(List.of("--relaxed", relaxed.toString()));
+        args.addAll(vbdOptions); // with --fields, whatever $VBD_FIELDS says
+        args.addAll(List.of("--", java));
+        return ask(repo, "command", args, relaxed, prepared);
     }
 
-    /** The command {@code bin/vbd run -- java args...} executes, asked from {@code bin/vbd launch}. */
-    static List<String> launchCommand(Path repo, String java, List<String> args) throws IOException, InterruptedException {
+    /** The command {@code bin/vbd run -- java args...} executes. */
+    static List<String> launchCommand(Path repo, String java, List<String> args) throws IOException {
         return launchCommand(repo, List.of("--fields", "volatile"), java, args);
     }
 
     /** The same, with options of {@code bin/vbd run} ({@code --agent}). */
     static List<String> launchCommand(Path repo, List<String> vbdOptions, String java, List<String> args)
-            throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "launch"));
-        cmd.addAll(vbdOptions);
-        cmd.add("--");
-        cmd.add(java);
-        cmd.addAll(args);
-        return ask(cmd, null, 1);
+            throws IOException {
+        List<String> all = new ArrayList<>(vbdOptions);
+        all.add("--");
+        all.add(java);
+        all.addAll(args);
+        return ask(repo, "command", all, null, 1);
     }
 
     /** The cache's own default of prepared JDKs kept per JDK ({@code $VBD_CACHE_KEEP}). */
     private static final int CACHE_KEEPS = 4;
 
-    private static List<String> ask(List<String> cmd, Path relaxed, int prepared) throws IOException, InterruptedException {
-        // stderr stays on the terminal: preparing a JDK prints its progress there
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT)
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-        keepAtLeast(pb.environment(), prepared);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        int rc = p.waitFor();
-        if (rc != 0 || out.isEmpty()) {
-            String what = "'" + String.join(" ", cmd) + "' failed (exit " + rc + ")" + (out.isEmpty() ? "" : ": " + out)
-                    + "; its own message is above";
+    /** Calls {@code dev.vbd.cli.Launch.<method>(args, prepared)} in vbd's jar, on a class loader of its own. */
+    @SuppressWarnings("unchecked")
+    private static List<String> ask(Path repo, String method, List<String> args, Path relaxed, int prepared) throws IOException {
+        URL jar = repo.resolve("vbd-cli/target/vbd.jar").toUri().toURL();
+        try (URLClassLoader vbd = new URLClassLoader(new URL[] {jar}, ClassLoader.getPlatformClassLoader())) {
+            return List.copyOf((List<String>) vbd.loadClass("dev.vbd.cli.Launch")
+                    .getMethod(method, List.class, int.class).invoke(null, args, prepared));
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            String what = "vbd " + (method.equals("command") ? "launch " : "jvm-args ") + String.join(" ", args) + ": " + cause.getMessage();
             // a bad relaxed config is the user's argument; anything else is the installation's problem
-            if (rc == 2 && relaxed != null) throw new IllegalArgumentException("relaxed config " + relaxed + ": " + what);
-            throw new IllegalStateException(what);
+            if (cause instanceof IllegalArgumentException && relaxed != null) throw new IllegalArgumentException("relaxed config " + relaxed + ": " + what, cause);
+            if (cause instanceof IOException io) throw new IOException(what, io);
+            throw new IllegalStateException(what, cause);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(jar + " is not a vbd.jar that answers in-process: " + e, e);
         }
-        return ShellWords.split(out);
     }
 
     /** Makes the cache keep at least {@code prepared} JDKs where its default keeps fewer; {@code env} is a command's whole environment. */

@@ -130,7 +130,24 @@ class BenchOptionsTest {
     }
 
     @Test
-    void helpIsNotAnError() {
-        assertThrows(BenchOptions.HelpRequested.class, () -> parse("--help"));
+    void helpIsNotAnErrorAndTheUsageDescribesEveryOption() {
+        String usage = assertThrows(CommandLines.HelpRequested.class, () -> parse("--help")).usage;
+        assertEquals(BenchOptions.usage(), usage);
+        for (String option : List.of("--quick", "--full", "--jmh", "--benchmarks", "--tiers", "--startup", "--dry-run", "--workloads",
+                "--configs", "--relaxed", "--invocations", "--iterations", "--warmup", "--threads", "--sizes", "--heap",
+                "--precision", "--max-invocations", "--java", "--no-controls", "--out", "--json")) {
+            assertTrue(usage.contains(option), option + " in " + usage);
+        }
+        assertTrue(usage.contains("about 45 minutes on 2 cores"), usage);
+        assertTrue(usage.contains("vbd-fenced+advised-classes"), usage);
+        assertTrue(usage.contains("headline ratio's 95% interval"), usage);
+    }
+
+    @Test
+    void aLaterValueWinsAndAFlagTakesNone() {
+        assertEquals(5, parse("--invocations", "3", "--invocations=5").invocations);
+        assertEquals("--dry-run takes no value, got 'yes'", error("--dry-run=yes"));
+        assertEquals("--out needs a non-empty value", error("--out="));
+        assertEquals("unknown option 'h2'", error("h2"));
     }
 }

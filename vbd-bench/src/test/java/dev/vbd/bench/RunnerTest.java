@@ -45,12 +45,6 @@ class RunnerTest {
     }
 
     @Test
-    void shellWordsUndoTheLaunchersQuoting() {
-        assertEquals(List.of("-Xshare:off", "-javaagent:/a b/vbd.jar=relaxed=x&jdk=y", "it's", "", "a\"b"),
-                ShellWords.split("-Xshare:off '-javaagent:/a b/vbd.jar=relaxed=x&jdk=y' 'it'\\''s' '' \"a\\\"b\""));
-    }
-
-    @Test
     void briefCommandsShortenClasspaths() {
         String cp = String.join(java.io.File.pathSeparator, java.util.Collections.nCopies(40, "/some/long/path/lib.jar"));
         assertEquals("java --patch-module=... -cp <40 classpath entries> Main",

@@ -2,6 +2,8 @@ package dev.vbd.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -9,6 +11,8 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class VbdOptionsTest {
     private static String keptFor(String asked, int prepared) {
@@ -38,5 +42,22 @@ class VbdOptionsTest {
     void aLargerOrABadValueOfTheUsersStaysAsItIs() {
         assertEquals("10", keptFor("10", 6));
         assertEquals("many", keptFor("many", 6));
+    }
+
+    private static final Path REPO = Path.of(System.getProperty("vbd.home", "..")).toAbsolutePath().normalize();
+
+    @Test
+    void vbdsJarAnswersInProcessAndNamesABadArgument() {
+        String message = assertThrows(IllegalStateException.class,
+                () -> VbdOptions.launchCommand(REPO, List.of("--fields", "plain"), "java", List.of())).getMessage();
+        assertTrue(message.contains("--fields takes 'volatile', 'fenced' or 'speculative', got 'plain'"), message);
+    }
+
+    @Test
+    void aBadRelaxedConfigIsTheUsersArgument() throws Exception {
+        Path missing = Files.createTempDirectory("vbd-bench-").resolve("missing.relaxed");
+        String message = assertThrows(IllegalArgumentException.class,
+                () -> VbdOptions.launchPrefix(REPO, "java", missing, List.of(), 1)).getMessage();
+        assertTrue(message.contains("relaxed config '" + missing + "' does not exist"), message);
     }
 }

@@ -97,28 +97,9 @@ final class AdviseCommand {
             case "package" -> Cost.byPackage(stockProfile, vbdProfile);
             default -> Cost.of(stockProfile, vbdProfile);
         };
-        List<Cost> candidates = new ArrayList<>();
-        for (Cost c : costs) {
-            if (c.observable() && candidates.size() < Math.max(30, budget * CANDIDATES_PER_RULE)) candidates.add(c);
-        }
-        // the observer checks methods: a class's are every method it declares with code, a package's its classes'
+        List<Cost> candidates = candidates(costs);
         Path javaHome = Jdk.resolve(java).home();
-        Map<String, List<String>> members = new LinkedHashMap<>();
-        List<String> scopes = candidates.stream().map(Cost::scope).toList();
-        switch (scope) {
-            case "class" -> members.putAll(Reach.methods(args, scopes, javaHome));
-            case "package" -> {
-                // a JDK package's classes come as candidates of their own
-                List<String> packages = candidates.stream().filter(Cost::isPackage).map(Cost::scope).toList();
-                for (Map.Entry<String, List<String>> p : Reach.classes(args, packages, javaHome).entrySet()) {
-                    members.put(p.getKey(), Reach.methods(args, p.getValue(), javaHome).values().stream().flatMap(List::stream).toList());
-                }
-                members.putAll(Reach.methods(args, candidates.stream().filter(c -> !c.isPackage()).map(Cost::scope).toList(), javaHome));
-            }
-            default -> {
-                for (String m : scopes) members.put(m, List.of(m));
-            }
-        }
+        Map<String, List<String>> members = members(scope, candidates, args, javaHome);
         List<String> names = members.values().stream().flatMap(List::stream).distinct().toList();
         Files.write(work.resolve(ObserveAgent.CANDIDATES), names, StandardCharsets.UTF_8);
         Files.write(work.resolve(ObserveAgent.REACH), Reach.of(args, names, javaHome), StandardCharsets.UTF_8);
@@ -129,38 +110,11 @@ final class AdviseCommand {
             seen = Map.of("candidates", List.of(), "unobserved", List.of());
         } else {
             long jdk = candidates.stream().filter(c -> !c.program()).count();
-            String what = switch (scope) {
-                case "class" -> candidates.size() + " candidate classes (" + names.size() + " methods)";
-                case "package" -> {
-                    long classes = candidates.stream().filter(c -> !c.isPackage()).count();
-                    yield (candidates.size() - classes) + " candidate packages" + (classes == 0 ? "" : " and " + classes
-                            + " classes") + " (" + names.size() + " methods)";
-                }
-                default -> names.size() + " candidate methods";
-            };
+            String what = candidatesInWords(scope, candidates, names.size());
             seen = observe(java, args, what + (jdk == 0 ? "" : " (" + jdk + " of the JDK's)"));
         }
         if (seen == null) return 1;
-        Map<String, Map<?, ?>> perMethod = new LinkedHashMap<>();
-        for (Object e : (List<?>) seen.get("candidates")) perMethod.put((String) ((Map<?, ?>) e).get("method"), (Map<?, ?>) e);
-        Map<String, Map<?, ?>> evidence = new LinkedHashMap<>();
-        members.forEach((s, methods) -> {
-            Map<?, ?> e = Advice.combined(methods, perMethod);
-            if (e != null) evidence.put(s, e);
-        });
-        // a scope watched whole was watched in every part: each class's methods, each method
-        Map<String, List<String>> classesWatched = new LinkedHashMap<>();
-        for (Cost c : candidates) {
-            if (!c.wholeClasses()) continue;
-            for (String m : members.getOrDefault(c.scope(), List.of())) {
-                classesWatched.computeIfAbsent(Cost.classOf(m), k -> new ArrayList<>()).add(m);
-                if (perMethod.containsKey(m)) evidence.putIfAbsent(m, perMethod.get(m));
-            }
-        }
-        classesWatched.forEach((c, methods) -> {
-            Map<?, ?> e = Advice.combined(methods, perMethod);
-            if (e != null) evidence.putIfAbsent(c, e);
-        });
+        Map<String, Map<?, ?>> evidence = evidence(members, candidates, (List<?>) seen.get("candidates"));
         List<Cost> parts = new ArrayList<>();
         if (scope.equals("package")) parts.addAll(Cost.byClass(stockProfile, vbdProfile));
         if (!scope.equals("method")) parts.addAll(Cost.of(stockProfile, vbdProfile));
@@ -202,6 +156,74 @@ final class AdviseCommand {
         System.err.printf(Locale.ROOT, "vbd: advise: under the advice the program printed what it printed on stock Java (%.0f s in all)%n",
                 seconds);
         return 0;
+    }
+
+    /** The costliest scopes the observer can watch, as many as the budget's rules may need. */
+    private List<Cost> candidates(List<Cost> costs) {
+        List<Cost> candidates = new ArrayList<>();
+        for (Cost c : costs) {
+            if (c.observable() && candidates.size() < Math.max(30, budget * CANDIDATES_PER_RULE)) candidates.add(c);
+        }
+        return candidates;
+    }
+
+    /** The methods the observer watches for each candidate: a class's are every method it declares with code, a package's its classes'. */
+    private static Map<String, List<String>> members(String scope, List<Cost> candidates, List<String> args, Path javaHome)
+            throws IOException {
+        Map<String, List<String>> members = new LinkedHashMap<>();
+        List<String> scopes = candidates.stream().map(Cost::scope).toList();
+        switch (scope) {
+            case "class" -> members.putAll(Reach.methods(args, scopes, javaHome));
+            case "package" -> {
+                // a JDK package's classes come as candidates of their own
+                List<String> packages = candidates.stream().filter(Cost::isPackage).map(Cost::scope).toList();
+                for (Map.Entry<String, List<String>> p : Reach.classes(args, packages, javaHome).entrySet()) {
+                    members.put(p.getKey(), Reach.methods(args, p.getValue(), javaHome).values().stream().flatMap(List::stream).toList());
+                }
+                members.putAll(Reach.methods(args, candidates.stream().filter(c -> !c.isPackage()).map(Cost::scope).toList(), javaHome));
+            }
+            default -> {
+                for (String m : scopes) members.put(m, List.of(m));
+            }
+        }
+        return members;
+    }
+
+    private static String candidatesInWords(String scope, List<Cost> candidates, int methods) {
+        return switch (scope) {
+            case "class" -> candidates.size() + " candidate classes (" + methods + " methods)";
+            case "package" -> {
+                long classes = candidates.stream().filter(c -> !c.isPackage()).count();
+                yield (candidates.size() - classes) + " candidate packages" + (classes == 0 ? "" : " and " + classes
+                        + " classes") + " (" + methods + " methods)";
+            }
+            default -> methods + " candidate methods";
+        };
+    }
+
+    /** What the observer saw of each scope, from what it saw of each method (a scope watched whole, of each part too). */
+    private static Map<String, Map<?, ?>> evidence(Map<String, List<String>> members, List<Cost> candidates, List<?> seen) {
+        Map<String, Map<?, ?>> perMethod = new LinkedHashMap<>();
+        for (Object e : seen) perMethod.put((String) ((Map<?, ?>) e).get("method"), (Map<?, ?>) e);
+        Map<String, Map<?, ?>> evidence = new LinkedHashMap<>();
+        members.forEach((s, methods) -> {
+            Map<?, ?> e = Advice.combined(methods, perMethod);
+            if (e != null) evidence.put(s, e);
+        });
+        // a scope watched whole was watched in every part: each class's methods, each method
+        Map<String, List<String>> classesWatched = new LinkedHashMap<>();
+        for (Cost c : candidates) {
+            if (!c.wholeClasses()) continue;
+            for (String m : members.getOrDefault(c.scope(), List.of())) {
+                classesWatched.computeIfAbsent(Cost.classOf(m), k -> new ArrayList<>()).add(m);
+                if (perMethod.containsKey(m)) evidence.putIfAbsent(m, perMethod.get(m));
+            }
+        }
+        classesWatched.forEach((c, methods) -> {
+            Map<?, ?> e = Advice.combined(methods, perMethod);
+            if (e != null) evidence.putIfAbsent(c, e);
+        });
+        return evidence;
     }
 
     /** The observed run; what the observer saw, or null when it failed (said on stderr). */

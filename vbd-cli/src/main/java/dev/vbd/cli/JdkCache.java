@@ -76,10 +76,17 @@ public final class JdkCache {
     public static Path prepared(Path root, Jdk jdk, Path relaxed, FieldMode fields, Optimisations optimise, Path vbdJar,
                                 boolean quiet)
             throws UsageException, IOException {
+        return prepared(root, jdk, relaxed, fields, optimise, vbdJar, quiet, keep());
+    }
+
+    /** The same, keeping {@code keep} prepared JDKs per JDK home. */
+    static Path prepared(Path root, Jdk jdk, Path relaxed, FieldMode fields, Optimisations optimise, Path vbdJar,
+                         boolean quiet, int keep)
+            throws UsageException, IOException {
         if (fields != fields.jdk()) throw new IllegalArgumentException("the JDK's fields cannot be " + fields.word());
         if (relaxed != null) {
             // Most configs name only application code: they share the JDK prepared without a config.
-            Path base = prepared(root, jdk, null, fields, optimise, vbdJar, quiet);
+            Path base = prepared(root, jdk, null, fields, optimise, vbdJar, quiet, keep);
             Path classes = base.resolve("classes.txt");
             try {
                 if (Files.isRegularFile(classes)
@@ -90,7 +97,6 @@ public final class JdkCache {
                 throw new UsageException("bad relaxed config: " + e.getMessage());
             }
         }
-        int keep = keep();
         String key = key(jdk, relaxed, fields, optimise, vbdJar);
         Path dir = root.resolve("jdk").resolve(sanitize(jdk.version()) + "-" + key);
         if (Files.isRegularFile(dir.resolve("complete"))) return used(dir);

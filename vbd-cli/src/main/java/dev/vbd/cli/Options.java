@@ -3,6 +3,10 @@ package dev.vbd.cli;
 import dev.vbd.core.rewrite.FieldMode;
 import dev.vbd.core.rewrite.Optimisations;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,10 +14,15 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** Options shared by the commands, then {@code --} and the java command line. */
+/**
+ * Options shared by the commands, then {@code --} and the java command line. Each command takes some of
+ * them ({@link Verb}); their descriptions are the usage text ({@link Usage}).
+ */
 final class Options {
     Path relaxed;
     Path cache = JdkCache.defaultRoot();
+    @Option(names = "--skip-unrewritable", description = "run on when a class (or a method, which would outgrow the JVM's code "
+            + "limit once fenced) cannot be rewritten; it is reported as uncovered")
     boolean skipUnrewritable;
     /**
      * {@code --fields}: how the program's fields are made SC; {@link FieldMode#SAFE_CONSTRUCTION}
@@ -22,13 +31,23 @@ final class Options {
     FieldMode fields = FieldMode.VOLATILE;
     /** {@code --optimise}: which accesses stay plain because no other thread can see them. */
     Optimisations optimise = Optimisations.ALL;
+    @Option(names = "--strict", description = "with the agent, refuse to run when classes were loaded before it started (a custom "
+            + "system class loader): their fields cannot be made volatile")
     boolean strict;
+    @Option(names = "--agent", description = "rewrite with vbd's agent rather than the prepared image's own define paths: classes "
+            + "that native code defines (JNI DefineClass) are covered too, at a cost in start-up (verify, and a "
+            + "-Xbootclasspath/a, use it anyway)")
     boolean agent;
+    @Option(names = {"--quiet", "-q"}, description = "no progress output at all")
     boolean quiet;
+    @Option(names = "--progress", description = "show the JDK's preparation on stderr (run, jvm-args and verify show it only when "
+            + "stderr is a terminal; prepare always does)")
     boolean progress;
     Path json;
     Path jar;
+    @Option(names = "--jdk", description = "verify: check the prepared JDK statically instead of running a program")
     boolean jdk;
+    @Option(names = "--all", description = "cache clean: remove every prepared JDK, this vbd's too")
     boolean all;
     /** {@code advise --budget}: at most this many rules. */
     Integer budget;
@@ -52,102 +71,179 @@ final class Options {
     /** {@code bisect --jobs}: runs at once. */
     Integer jobs;
     final List<String> command = new ArrayList<>();
+    /** Prepared JDKs the cache keeps per JDK at least: a caller that asks for several in turn needs them all. */
+    int keepAtLeast;
 
+    /** The options of {@code vbd run} and the commands that share them. */
+    static final List<String> COMMON = List.of("--relaxed", "--mode", "--fields", "--optimise", "--cache", "--skip-unrewritable",
+            "--strict", "--agent", "--quiet", "--progress");
+
+    /** {@code -h}, {@code --help}: the command's usage instead of running it. */
+    @Option(names = {"-h", "--help"}, description = "this text", usageHelp = true)
+    boolean help;
+
+    /**
+     * The options of {@code vbd VERB} in {@code args}, each among {@code allowed}, then {@code --} and
+     * the java command line.
+     */
     static Options parse(String verb, List<String> args, List<String> allowed) throws UsageException {
         Options o = new Options();
         String fields = System.getenv("VBD_FIELDS");
         if (fields != null && !fields.isEmpty() && allowed.contains("--fields")) o.fields = fieldMode("VBD_FIELDS", fields);
-        String mode = null;
-        boolean fieldsGiven = false;
-        int i = 0;
-        for (; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("--")) {
-                o.command.addAll(args.subList(i + 1, args.size()));
-                break;
+        // '--' starts the java command line: it is never an option's value
+        int end = args.indexOf("--");
+        if (end >= 0) o.command.addAll(args.subList(end + 1, args.size()));
+        List<String> options = end >= 0 ? args.subList(0, end) : args;
+        CommandLine cl = Usage.parser(verb, o, allowed);
+        try {
+            cl.parseArgs(options.toArray(String[]::new));
+        } catch (CommandLine.UnmatchedArgumentException e) {
+            throw notTaken(verb, e.getUnmatched().get(0));
+        } catch (CommandLine.MissingParameterException e) {
+            throw new UsageException(((OptionSpec) e.getMissing().get(0)).longestName() + " needs a value");
+        } catch (CommandLine.ParameterException e) {
+            if (e.getCause() instanceof UsageException u) throw u;
+            if (e.getArgSpec() instanceof OptionSpec flag && flag.arity().max() == 0) {
+                throw new UsageException(flag.longestName() + " takes no value, got '" + e.getValue() + "'");
             }
-            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-            if (!allowed.contains(name)) {
-                throw new UsageException("'vbd " + verb + "' does not take option '" + a + "'"
-                        + (a.startsWith("-") ? "" : " (the java command line goes after '--')"));
-            }
-            String value = null;
-            if (name.equals("--relaxed") || name.equals("--cache") || name.equals("--json") || name.equals("--jar")
-                    || name.equals("--fields") || name.equals("--mode") || name.equals("--optimise") || name.equals("--budget") || name.equals("--out")
-                    || name.equals("--profiles") || name.equals("--profile-from") || name.equals("--scope")
-                    || name.equals("--fail-regex") || name.equals("--timeout") || name.equals("--repeat") || name.equals("--jobs")) {
-                if (a.contains("=")) {
-                    value = a.substring(a.indexOf('=') + 1);
-                } else {
-                    // '--' starts the java command line: it is never an option's value
-                    if (i + 1 >= args.size() || args.get(i + 1).equals("--")) throw new UsageException(name + " needs a value");
-                    value = args.get(++i);
-                }
-                if (value.isEmpty()) throw new UsageException(name + " needs a non-empty value");
-            }
-            switch (name) {
-                case "--relaxed" -> {
-                    Path p = Path.of(value).toAbsolutePath();
-                    if (!Files.isRegularFile(p)) throw new UsageException("relaxed config '" + value + "' does not exist");
-                    o.relaxed = p;
-                }
-                case "--cache" -> o.cache = Path.of(value).toAbsolutePath();
-                case "--json" -> o.json = Path.of(value).toAbsolutePath();
-                case "--jar" -> {
-                    Path p = Path.of(value).toAbsolutePath();
-                    if (!Files.isRegularFile(p)) throw new UsageException("jar '" + value + "' does not exist");
-                    o.jar = p;
-                }
-                case "--fields" -> {
-                    o.fields = fieldMode("--fields", value);
-                    fieldsGiven = true;
-                }
-                case "--mode" -> {
-                    if (!value.equals("sc") && !value.equals("safe-construction")) {
-                        throw new UsageException("--mode takes sc or safe-construction, got '" + value + "'");
-                    }
-                    mode = value;
-                }
-                case "--optimise" -> {
-                    o.optimise = Optimisations.of(value);
-                    if (o.optimise == null) throw new UsageException("--optimise takes " + Optimisations.choices() + ", got '" + value + "'");
-                }
-                case "--out" -> o.out = Path.of(value).toAbsolutePath();
-                case "--budget" -> o.budget = positive("--budget", "rules", value);
-                case "--profiles" -> o.profiles = positive("--profiles", "runs", value);
-                case "--profile-from" -> o.profileFrom = regex("--profile-from", value);
-                case "--fail-regex" -> o.failRegex = regex("--fail-regex", value);
-                case "--timeout" -> o.timeout = positive("--timeout", "seconds", value);
-                case "--repeat" -> o.repeat = positive("--repeat", "runs", value);
-                case "--jobs" -> o.jobs = positive("--jobs", "runs at once", value);
-                case "--scope" -> {
-                    if (!value.equals("method") && !value.equals("class") && !value.equals("package")) {
-                        throw new UsageException("--scope takes method, class or package, got '" + value + "'");
-                    }
-                    o.scope = value;
-                }
-                case "--jdk" -> o.jdk = true;
-                case "--all" -> o.all = true;
-                case "--skip-unrewritable" -> o.skipUnrewritable = true;
-                case "--strict" -> o.strict = true;
-                case "--agent" -> o.agent = true;
-                case "--quiet", "-q" -> o.quiet = true;
-                case "--progress" -> o.progress = true;
-                default -> throw new UsageException("unknown option '" + a + "'");
-            }
+            throw new UsageException(e.getMessage());
         }
-        if ("safe-construction".equals(mode)) {
-            // the other mode's choices: nothing is made SC, and no access is left plain by a proof
-            if (fieldsGiven) throw new UsageException("--fields chooses how --mode sc makes fields SC; --mode safe-construction makes none");
-            if (o.optimise != Optimisations.ALL) throw new UsageException("--optimise applies to --mode sc only");
-            o.fields = FieldMode.SAFE_CONSTRUCTION;
-        }
+        o.checkMode();
         return o;
+    }
+
+    private static UsageException notTaken(String verb, String arg) {
+        return new UsageException("'vbd " + verb + "' does not take option '" + arg + "'"
+                + (arg.startsWith("-") ? "" : " (the java command line goes after '--')"));
+    }
+
+    /** {@code --mode safe-construction} takes the other mode's choices away: nothing is made SC, and no access is left plain by a proof. */
+    private void checkMode() throws UsageException {
+        if (!"safe-construction".equals(mode)) return;
+        if (fieldsGiven) throw new UsageException("--fields chooses how --mode sc makes fields SC; --mode safe-construction makes none");
+        if (optimise != Optimisations.ALL) throw new UsageException("--optimise applies to --mode sc only");
+        fields = FieldMode.SAFE_CONSTRUCTION;
+    }
+
+    private String mode;
+    private boolean fieldsGiven;
+
+    @Option(names = "--relaxed", paramLabel = "FILE", description = "relaxed scopes for code you cannot annotate (docs/relaxed-config.md)")
+    private void relaxed(String value) throws UsageException {
+        Path p = Path.of(nonEmpty("--relaxed", value)).toAbsolutePath();
+        if (!Files.isRegularFile(p)) throw new UsageException("relaxed config '" + value + "' does not exist");
+        relaxed = p;
+    }
+
+    @Option(names = "--mode", paramLabel = "sc|safe-construction", description = {
+            "sc (the default): every heap access sequentially consistent; safe-construction: only that every constructor, "
+                    + "the JDK's too, gives what it stored the guarantee of a final field (an object published by a race is "
+                    + "never seen partly built), every other access as on stock Java (docs/safe-construction.md; run, launch, "
+                    + "jvm-args, verify, prepare, litmus, bench; a prepared JDK of its own)"})
+    private void mode(String value) throws UsageException {
+        if (!nonEmpty("--mode", value).equals("sc") && !value.equals("safe-construction")) {
+            throw new UsageException("--mode takes sc or safe-construction, got '" + value + "'");
+        }
+        mode = value;
+    }
+
+    @Option(names = "--fields", paramLabel = "volatile|fenced|speculative", description = {
+            "how the program's fields are made SC: declared volatile (the default), or left plain with each access fenced, "
+                    + "so relaxed code and constructors run as on stock Java (docs/guarantee.md), or fenced only once a second "
+                    + "thread touches an object's class (docs/speculation.md); the JDK's fields are fenced with either of the "
+                    + "last two (a prepared JDK of their own); $VBD_FIELDS sets the default"})
+    private void fields(String value) throws UsageException {
+        fields = fieldMode("--fields", nonEmpty("--fields", value));
+        fieldsGiven = true;
+    }
+
+    @Option(names = "--optimise", paramLabel = "all|constructors|local-arrays|none", description = {
+            "which accesses stay plain because no other thread can see them: a constructor's to its own object before it "
+                    + "can leave (fenced and speculative fields), elements of arrays that never leave their method; all (the "
+                    + "default), or fewer to measure what each buys (a prepared JDK of their own)"})
+    private void optimise(String value) throws UsageException {
+        optimise = Optimisations.of(nonEmpty("--optimise", value));
+        if (optimise == null) throw new UsageException("--optimise takes " + Optimisations.choices() + ", got '" + value + "'");
+    }
+
+    @Option(names = "--cache", paramLabel = "DIR",
+            description = "where prepared JDKs live (default: $VBD_CACHE, $XDG_CACHE_HOME/vbd, ~/.cache/vbd)")
+    private void cache(String value) throws UsageException {
+        cache = Path.of(nonEmpty("--cache", value)).toAbsolutePath();
+    }
+
+    @Option(names = "--json", paramLabel = "FILE", description = "write the report as JSON to FILE")
+    private void json(String value) throws UsageException {
+        json = Path.of(nonEmpty("--json", value)).toAbsolutePath();
+    }
+
+    @Option(names = "--jar", paramLabel = "FILE", description = "verify: check this jar statically instead of running a program")
+    private void jar(String value) throws UsageException {
+        Path p = Path.of(nonEmpty("--jar", value)).toAbsolutePath();
+        if (!Files.isRegularFile(p)) throw new UsageException("jar '" + value + "' does not exist");
+        jar = p;
+    }
+
+    @Option(names = "--budget", paramLabel = "N", description = "advise: at most N rules (default: 20)")
+    private void budget(String value) throws UsageException {
+        budget = positive("--budget", "rules", value);
+    }
+
+    @Option(names = "--scope", paramLabel = "method|class|package", description = "advise: what each rule relaxes: one method "
+            + "(the default), every method of a class, or of a package's classes")
+    private void scope(String value) throws UsageException {
+        if (!nonEmpty("--scope", value).equals("method") && !value.equals("class") && !value.equals("package")) {
+            throw new UsageException("--scope takes method, class or package, got '" + value + "'");
+        }
+        scope = value;
+    }
+
+    @Option(names = "--profiles", paramLabel = "N", description = "advise: N profiled runs under each of stock Java and vbd, "
+            + "their samples summed (default: 1)")
+    private void profiles(String value) throws UsageException {
+        profiles = positive("--profiles", "runs", value);
+    }
+
+    @Option(names = "--profile-from", paramLabel = "REGEX", description = "advise: profile only what follows the first line of "
+            + "output REGEX matches, e.g. the end of the warm-up (default: all of each run)")
+    private void profileFrom(String value) throws UsageException {
+        profileFrom = regex("--profile-from", value);
+    }
+
+    @Option(names = "--out", paramLabel = "FILE", description = "advise: the relaxed config it writes (default: vbd-advised.relaxed)")
+    private void out(String value) throws UsageException {
+        out = Path.of(nonEmpty("--out", value)).toAbsolutePath();
+    }
+
+    @Option(names = "--fail-regex", paramLabel = "RE", description = "bisect: a run also fails when it prints a line RE matches "
+            + "(it fails when it exits non-zero, or runs past --timeout)")
+    private void failRegex(String value) throws UsageException {
+        failRegex = regex("--fail-regex", value);
+    }
+
+    @Option(names = "--timeout", paramLabel = "S", description = "bisect: a run still going after S seconds failed (default: 60)")
+    private void timeout(String value) throws UsageException {
+        timeout = positive("--timeout", "seconds", value);
+    }
+
+    @Option(names = "--repeat", paramLabel = "N", description = "bisect: N runs a trial unless one fails first (default: 5)")
+    private void repeat(String value) throws UsageException {
+        repeat = positive("--repeat", "runs", value);
+    }
+
+    @Option(names = "--jobs", paramLabel = "N", description = "bisect: N runs at once (default: cores / 4)")
+    private void jobs(String value) throws UsageException {
+        jobs = positive("--jobs", "runs at once", value);
+    }
+
+    private static String nonEmpty(String option, String value) throws UsageException {
+        if (value.isEmpty()) throw new UsageException(option + " needs a non-empty value");
+        return value;
     }
 
     private static Pattern regex(String option, String value) throws UsageException {
         try {
-            return Pattern.compile(value);
+            return Pattern.compile(nonEmpty(option, value));
         } catch (PatternSyntaxException e) {
             throw new UsageException(option + " takes a regular expression, got '" + value + "': " + e.getDescription());
         }
@@ -156,7 +252,7 @@ final class Options {
     private static int positive(String option, String what, String value) throws UsageException {
         int n;
         try {
-            n = Integer.parseInt(value);
+            n = Integer.parseInt(nonEmpty(option, value));
         } catch (NumberFormatException e) {
             n = -1;
         }
@@ -172,6 +268,11 @@ final class Options {
         return m;
     }
 
+    Options keepingAtLeast(int prepared) {
+        keepAtLeast = prepared;
+        return this;
+    }
+
     /** These options with another relaxed config. */
     Options withRelaxed(Path config) {
         Options c = new Options();
@@ -184,6 +285,7 @@ final class Options {
         c.agent = agent;
         c.quiet = quiet;
         c.progress = progress;
+        c.keepAtLeast = keepAtLeast;
         c.command.addAll(command);
         return c;
     }

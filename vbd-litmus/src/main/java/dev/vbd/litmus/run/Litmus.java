@@ -36,10 +36,14 @@ public final class Litmus {
         }
         try {
             LitmusOptions o = LitmusOptions.parse(Arrays.asList(argv).subList(1, argv.length));
+            if (o.help) {
+                System.out.print(LitmusOptions.usage());
+                System.exit(0);
+            }
             System.exit(run(Path.of(argv[0]), o));
         } catch (LitmusOptions.UsageException e) {
             System.err.println("vbd litmus: " + e.getMessage());
-            System.err.print(LitmusOptions.USAGE);
+            System.err.print(LitmusOptions.usage());
             System.exit(2);
         } catch (IOException | RuntimeException e) {
             System.err.println("vbd litmus: " + e.getMessage());

@@ -1,18 +1,20 @@
 package dev.vbd.litmus.run;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * How a fork runs under vbd, from the command {@code bin/vbd run} would execute for {@code java}
- * with no arguments ({@code bin/vbd launch}), so the litmus suite tests exactly what users get (the
- * JDK is prepared on first use). Its first word is the launcher: the prepared runtime image's own,
- * which then hosts jcstress, and whose forks start the {@code java} of the host's home; the rest are the options each fork gets (vbd's options; for a
- * JDK without an image, the patched modules and vbd's agent).
+ * with no arguments (what {@code vbd launch} prints, asked in-process of vbd's jar as a list of
+ * words), so the litmus suite tests exactly what users get (the JDK is prepared on first use). Its
+ * first word is the launcher: the prepared runtime image's own, which then hosts jcstress, and whose
+ * forks start the {@code java} of the host's home; the rest are the options each fork gets (vbd's
+ * options; for a JDK without an image, the patched modules and vbd's agent).
  */
 final class VbdArgs {
     private VbdArgs() {}
@@ -22,55 +24,30 @@ final class VbdArgs {
 
     /** {@code agent}: the forks rewrite with vbd's agent, as {@code bin/vbd run --agent} does. */
     static Forks of(Path home, String java, Path relaxed, boolean agent, String mode, String fields, String optimise)
-            throws IOException, InterruptedException {
-        Path vbd = home.resolve("bin/vbd");
-        List<String> cmd = new ArrayList<>(List.of(vbd.toString(), "launch", "--relaxed", relaxed.toString()));
-        if (agent) cmd.add("--agent");
-        cmd.addAll(List.of("--mode", mode));
+            throws IOException {
+        List<String> args = new ArrayList<>(List.of("--relaxed", relaxed.toString()));
+        if (agent) args.add("--agent");
+        args.addAll(List.of("--mode", mode));
         if (mode.equals("sc")) {
-            cmd.addAll(List.of("--fields", fields)); // whatever $VBD_FIELDS says
-            cmd.addAll(List.of("--optimise", optimise));
+            args.addAll(List.of("--fields", fields)); // whatever $VBD_FIELDS says
+            args.addAll(List.of("--optimise", optimise));
         }
-        cmd.addAll(List.of("--", java));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        p.getInputStream().transferTo(buf);
-        int status = p.waitFor();
-        if (status != 0) throw new IOException(vbd + " launch failed (exit status " + status + ")");
-        List<String> words = unquote(buf.toString(StandardCharsets.UTF_8).trim());
-        if (words.isEmpty()) throw new IOException(vbd + " launch printed no command");
+        args.addAll(List.of("--", java));
+        List<String> words = launchCommand(home.resolve("vbd-cli/target/vbd.jar"), args);
         return new Forks(words.get(0), List.copyOf(words.subList(1, words.size())));
     }
 
-    /** Splits a line of POSIX-shell words as {@code vbd jvm-args} quotes them (bare or single-quoted). */
-    static List<String> unquote(String line) {
-        List<String> words = new ArrayList<>();
-        StringBuilder w = new StringBuilder();
-        boolean inWord = false, quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted) {
-                if (c == '\'') quoted = false;
-                else w.append(c);
-            } else if (c == '\'') {
-                quoted = true;
-                inWord = true;
-            } else if (c == '\\' && i + 1 < line.length()) {
-                w.append(line.charAt(++i));
-                inWord = true;
-            } else if (Character.isWhitespace(c)) {
-                if (inWord) {
-                    words.add(w.toString());
-                    w.setLength(0);
-                    inWord = false;
-                }
-            } else {
-                w.append(c);
-                inWord = true;
-            }
+    /** {@code dev.vbd.cli.Launch.command(args)} of vbd's jar, on a class loader of its own. */
+    @SuppressWarnings("unchecked")
+    static List<String> launchCommand(Path vbdJar, List<String> args) throws IOException {
+        URL jar = vbdJar.toUri().toURL();
+        try (URLClassLoader vbd = new URLClassLoader(new URL[] {jar}, ClassLoader.getPlatformClassLoader())) {
+            return List.copyOf((List<String>) vbd.loadClass("dev.vbd.cli.Launch")
+                    .getMethod("command", List.class, int.class).invoke(null, args, 1));
+        } catch (InvocationTargetException e) {
+            throw new IOException("vbd launch " + String.join(" ", args) + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IOException(jar + " is not a vbd.jar that answers in-process: " + e, e);
         }
-        if (quoted) throw new IllegalArgumentException("unbalanced quote in: " + line);
-        if (inWord) words.add(w.toString());
-        return words;
     }
 }

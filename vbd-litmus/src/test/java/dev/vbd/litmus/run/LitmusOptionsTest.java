@@ -49,4 +49,30 @@ class LitmusOptionsTest {
         assertEquals("--optimise takes 'all', 'constructors', 'local-arrays' or 'none', got 'some'", e.getMessage());
         assertEquals("none", LitmusOptions.parse(List.of("--optimise", "none")).optimise);
     }
+
+    @Test
+    void aLaterPresetWinsAndSafeConstructionTakesNoFieldMode() throws Exception {
+        assertEquals(Preset.QUICK, LitmusOptions.parse(List.of("--full", "--quick")).preset);
+        assertEquals("safe-construction", LitmusOptions.parse(List.of("--mode", "safe-construction")).mode);
+        var e = assertThrows(LitmusOptions.UsageException.class,
+                () -> LitmusOptions.parse(List.of("--mode", "safe-construction", "--fields", "fenced")));
+        assertEquals("--fields applies to --mode sc only", e.getMessage());
+        e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--mode", "relaxed")));
+        assertEquals("--mode takes 'sc' or 'safe-construction', got 'relaxed'", e.getMessage());
+        e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("sb")));
+        assertEquals("unknown option 'sb'", e.getMessage());
+        e = assertThrows(LitmusOptions.UsageException.class, () -> LitmusOptions.parse(List.of("--stock=yes")));
+        assertEquals("--stock takes no value, got 'yes'", e.getMessage());
+    }
+
+    @Test
+    void theUsageDescribesEveryOption() throws Exception {
+        assertTrue(LitmusOptions.parse(List.of("--help")).help);
+        String usage = LitmusOptions.usage();
+        for (String option : List.of("--quick", "--full", "--stock", "--agent", "--mode", "--fields", "--optimise", "--json",
+                "--tests", "--java", "--oversubscribe", "--out", "--from")) {
+            assertTrue(usage.contains(option), option + " in " + usage);
+        }
+        assertTrue(usage.contains("at least 10^7 samples"), usage);
+    }
 }
