@@ -1,6 +1,10 @@
 package dev.vbd.litmus.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
+
+import java.io.UncheckedIOException;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,22 +42,42 @@ class ReportTest {
         return new Report(preset, "sc", "17.0.15", List.of(SB, SPIN, IRIW), byConfig, 1.5);
     }
 
+    private static JsonNode parse(String json) {
+        try {
+            return new ObjectMapper().readTree(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static JsonNode test(String json, String name) {
+        for (JsonNode t : parse(json).get("tests")) {
+            if (t.get("name").asText().equals(name)) return t;
+        }
+        return fail("no test " + name + " in " + json);
+    }
+
     @Test
     void jsonHasEveryTestWithIntegerSamplesAndForbiddenPerConfiguration() {
         String json = report(Preset.QUICK, tally(1_000_000, 0), tally(50, 0), true).json();
-        assertTrue(json.contains("{\"name\": \"sb.IntField\", \"actors\": 2, \"termination\": false,\n"
-                + "     \"vbd\": {\"samples\": 1000000, \"forbidden\": 0, \"interesting\": 0, \"forks\": 2},\n"
-                + "     \"stock\": {\"samples\": 20000000, \"forbidden\": 1234, \"interesting\": 0, \"forks\": 2, "
-                + "\"forbiddenOutcomes\": {\"0, 0\": 1234}}}"), json);
-        assertTrue(json.contains("\"name\": \"iriw.IntField\", \"actors\": 4, \"termination\": false, "
-                + "\"notRun\": \"not run: 4 actors need 4 CPUs, this machine has 2 (--oversubscribe runs it)\""), json);
+        JsonNode sb = test(json, "sb.IntField");
+        assertEquals(2, sb.get("actors").asInt());
+        assertFalse(sb.get("termination").asBoolean());
+        assertEquals(parse("{\"samples\": 1000000, \"forbidden\": 0, \"interesting\": 0, \"forks\": 2}"), sb.get("vbd"));
+        assertEquals(parse("{\"samples\": 20000000, \"forbidden\": 1234, \"interesting\": 0, \"forks\": 2, "
+                + "\"forbiddenOutcomes\": {\"0, 0\": 1234}}"), sb.get("stock"));
+        assertTrue(sb.get("vbd").get("samples").isIntegralNumber(), json);
+        JsonNode iriw = test(json, "iriw.IntField");
+        assertEquals(4, iriw.get("actors").asInt());
+        assertEquals("not run: 4 actors need 4 CPUs, this machine has 2 (--oversubscribe runs it)", iriw.get("notRun").asText());
     }
 
     @Test
     void stockIsNullWhenNotRun() {
         String json = report(Preset.QUICK, tally(1_000_000, 0), tally(50, 0), false).json();
-        assertTrue(json.contains("\"stock\": null"), json);
-        assertFalse(json.contains("\"stock\": {"), json);
+        JsonNode sb = test(json, "sb.IntField");
+        assertTrue(sb.has("stock"), json);
+        assertTrue(sb.get("stock").isNull(), json);
     }
 
     @Test
@@ -118,8 +142,8 @@ class ReportTest {
         assertEquals(0, r.exitStatus());
         assertTrue(r.table().contains("vbd: 25 weak (allowed: relaxed)"), r.table());
         assertTrue(r.table().contains("vbd: 25 weak (allowed: a known hole)"), r.table());
-        assertTrue(r.json().contains("\"name\": \"hole.ReflectiveFinalSpin\", \"actors\": 1, \"termination\": true, \"weak\": \"hole\""), r.json());
-        assertTrue(r.json().contains("\"name\": \"spin.RelaxedSpin\", \"actors\": 1, \"termination\": true, \"weak\": \"relaxed\""), r.json());
+        assertEquals("hole", test(r.json(), "hole.ReflectiveFinalSpin").get("weak").asText(), r.json());
+        assertEquals("relaxed", test(r.json(), "spin.RelaxedSpin").get("weak").asText(), r.json());
     }
 
     @Test
@@ -133,9 +157,10 @@ class ReportTest {
         assertEquals(0, r.exitStatus(), r.table());
         assertTrue(r.table().contains("vbd: 1,234 not SC (safe construction does not promise SC)"), r.table());
         assertTrue(r.table().contains("vbd in safe construction"), r.table());
-        assertTrue(r.json().contains("\"vbdMode\": \"safe-construction\""), r.json());
-        assertTrue(r.json().contains("\"vbdForbidden\": 0"), r.json());
-        assertTrue(r.json().contains("\"weak\": \"not-promised\""), r.json());
+        JsonNode json = parse(r.json());
+        assertEquals("safe-construction", json.findValue("vbdMode").asText(), r.json());
+        assertEquals(0, json.findValue("vbdForbidden").asInt(), r.json());
+        assertEquals("not-promised", test(r.json(), "sb.IntField").get("weak").asText(), r.json());
         vbd.put(pub.name(), tally(100_000, 3));
         Report bad = new Report(Preset.QUICK, "safe-construction", "17.0.15", List.of(sb, pub), Map.of("vbd", vbd), 1.0);
         assertEquals(1, bad.exitStatus(), bad.table());
@@ -151,7 +176,7 @@ class ReportTest {
         assertEquals(0, r.exitStatus());
         assertTrue(r.table().contains("oversubscribed: 4 actors on 2 CPUs"), r.table());
         assertFalse(r.table().contains("not run"), r.table());
-        assertTrue(r.json().contains("\"actors\": 4, \"termination\": false, \"oversubscribed\": true"), r.json());
+        assertTrue(test(r.json(), "iriw.IntField").get("oversubscribed").asBoolean(), r.json());
         assertTrue(r.table().contains("1 tests (1 run here)"), r.table());
     }
 }
