@@ -61,6 +61,22 @@ final class AdviseCommand {
         }
     }
 
+    /** Step 3: which candidates' members other threads also touch; null when the observed run failed. */
+    private Map<?, ?> observeCandidates(String java, Path javaHome, List<String> args, String scope, List<Cost> candidates,
+                                        Map<String, List<String>> members) throws UsageException, IOException {
+        List<String> names = members.values().stream().flatMap(List::stream).distinct().toList();
+        Files.write(work.resolve(ObserveAgent.CANDIDATES), names, StandardCharsets.UTF_8);
+        Files.write(work.resolve(ObserveAgent.REACH), Reach.of(args, names, javaHome), StandardCharsets.UTF_8);
+        if (names.isEmpty()) {
+            if (!o.quiet) System.err.println("vbd: advise: 3/4 no " + scope
+                    + " of the program costs more under vbd beyond sampling noise: nothing to observe");
+            return Map.of("candidates", List.of(), "unobserved", List.of());
+        }
+        long jdk = candidates.stream().filter(c -> !c.program()).count();
+        String what = candidatesInWords(scope, candidates, names.size());
+        return observe(java, args, what + (jdk == 0 ? "" : " (" + jdk + " of the JDK's)"));
+    }
+
     private int advise(String java, List<String> args, Path out) throws UsageException, IOException {
         long start = System.nanoTime();
         Path jfc = work.resolve("sampling.jfc");
@@ -100,19 +116,7 @@ final class AdviseCommand {
         List<Cost> candidates = candidates(costs);
         Path javaHome = Jdk.resolve(java).home();
         Map<String, List<String>> members = members(scope, candidates, args, javaHome);
-        List<String> names = members.values().stream().flatMap(List::stream).distinct().toList();
-        Files.write(work.resolve(ObserveAgent.CANDIDATES), names, StandardCharsets.UTF_8);
-        Files.write(work.resolve(ObserveAgent.REACH), Reach.of(args, names, javaHome), StandardCharsets.UTF_8);
-        Map<?, ?> seen;
-        if (names.isEmpty()) {
-            if (!o.quiet) System.err.println("vbd: advise: 3/4 no " + scope
-                    + " of the program costs more under vbd beyond sampling noise: nothing to observe");
-            seen = Map.of("candidates", List.of(), "unobserved", List.of());
-        } else {
-            long jdk = candidates.stream().filter(c -> !c.program()).count();
-            String what = candidatesInWords(scope, candidates, names.size());
-            seen = observe(java, args, what + (jdk == 0 ? "" : " (" + jdk + " of the JDK's)"));
-        }
+        Map<?, ?> seen = observeCandidates(java, javaHome, args, scope, candidates, members);
         if (seen == null) return 1;
         Map<String, Map<?, ?>> evidence = evidence(members, candidates, (List<?>) seen.get("candidates"));
         List<Cost> parts = new ArrayList<>();
@@ -146,6 +150,11 @@ final class AdviseCommand {
         List<Profile> apart = Profile.eachAtOnePace(Stream.concat(vbdApart.stream(), advisedApart.stream()).toList());
         Measured measured = Measured.of(apart.subList(0, runs), apart.subList(runs, 2 * runs));
         Files.writeString(out, advice.config(args, unobserved, pace, measured), StandardCharsets.UTF_8);
+        return verdict(advice, out, measured, differs, start);
+    }
+
+    /** The summary, and whether the program printed under the advice what it printed on stock Java. */
+    private static int verdict(Advice advice, Path out, Measured measured, String differs, long start) {
         double seconds = (System.nanoTime() - start) / 1e9;
         System.err.print(advice.summary(out, measured));
         if (differs != null) {

@@ -95,7 +95,18 @@ final class BisectCommand {
         report.put("timeoutSeconds", timeout.toSeconds());
         report.put("failsWhen", "exit status other than 0" + (o.failRegex == null ? "" : ", a line matching " + o.failRegex)
                 + ", or running past " + timeout.toSeconds() + " s");
+        Integer verdict = findCandidates();
+        if (verdict == null) verdict = reproduceWithEveryCandidateRelaxed();
+        if (verdict == null) verdict = vanishUnderVbd();
+        return verdict != null ? verdict : searchAndConfirm();
+    }
 
+    private long candidateFields() {
+        return candidates.stream().filter(c -> c.kind() == Candidate.Kind.FIELD).count();
+    }
+
+    /** Step 1; a verdict when it ends the bisection, else null. */
+    private Integer findCandidates() throws UsageException, IOException {
         say("1/4 observing, on stock Java, which fields and arrays more than one thread touches");
         Map<?, ?> shared = observe();
         if (shared == null) return verdict("observer-failed", 1);
@@ -109,7 +120,7 @@ final class BisectCommand {
         Map<?, ?> touched = (Map<?, ?>) shared.get("touched");
         for (Object f : (List<?>) touched.get("fields")) if (searched.add("field " + f)) background.add("field " + f);
         for (Object a : (List<?>) touched.get("arrays")) if (searched.add("arrays " + a)) background.add("arrays " + a);
-        long fields = candidates.stream().filter(c -> c.kind() == Candidate.Kind.FIELD).count();
+        long fields = candidateFields();
         report.put("candidates", Map.of("fields", fields, "arrays", candidates.size() - fields));
         if (candidates.isEmpty()) {
             System.out.println("vbd bisect: no field or array of the program was touched by more than one thread in the observed"
@@ -118,7 +129,11 @@ final class BisectCommand {
         }
         say("   " + candidates.size() + " candidates: " + fields + " fields and " + (candidates.size() - fields)
                 + " methods' array accesses");
+        return null;
+    }
 
+    /** Step 2: the failure must show as on stock Java, or there is nothing to bisect. */
+    private Integer reproduceWithEveryCandidateRelaxed() throws UsageException, IOException {
         say("2/4 the program with every candidate relaxed (as on stock Java), " + repeat + " runs");
         Tally relaxed = trial(List.of(), true);
         report.put("allRelaxed", tallyJson(relaxed));
@@ -133,7 +148,11 @@ final class BisectCommand {
                 + " with probability %s", relaxed.rate(), relaxed.firstFailure(), repeat,
                 miss < 0.001 ? "below 0.1%" : String.format(Locale.ROOT, "%.1f%%", 100 * miss)));
         if (miss > 0.05) say("   that is high: a missed failure misleads the search; raise --repeat");
+        return null;
+    }
 
+    /** Step 3: the failure must vanish with every candidate SC, or no missing volatile explains it. */
+    private Integer vanishUnderVbd() throws UsageException, IOException {
         say("3/4 the program under vbd, every candidate SC, " + repeat + " runs");
         Tally searchTop = trial(candidates, true);
         report.put("vbd", tallyJson(searchTop));
@@ -156,7 +175,11 @@ final class BisectCommand {
                     + " error (an unsynchronised read-modify-write, a check-then-act, an ordering the program never asked for)");
             return verdict("not-vanished", 1);
         }
+        return null;
+    }
 
+    /** Step 4: the fewest candidates that must be SC, each confirmed by relaxing it alone. */
+    private int searchAndConfirm() throws UsageException, IOException {
         say("4/4 searching for the fewest candidates that must be SC");
         say(String.format(Locale.ROOT, "   about %d trials for each culprit among %d candidates, up to %d runs each",
                 Search.expectedTrials(candidates.size(), 1), candidates.size(), repeat));
@@ -191,6 +214,7 @@ final class BisectCommand {
         }
         report.put("culprits", named);
         String elapsed = elapsed();
+        long fields = candidateFields();
         System.out.println("vbd bisect: the failure vanishes when " + (culprits.size() == 1 ? "this is" : "these are")
                 + " sequentially consistent, and not without " + (culprits.size() == 1 ? "it" : "each of them") + ":");
         System.out.print(text);
