@@ -71,12 +71,7 @@ public final class FopRender extends Workload {
     private final FopFactory[] factories = new FopFactory[DOCUMENTS];
 
     public static void main(String[] args) {
-        new FopRender().main(args, 32);
-    }
-
-    @Override
-    protected String name() {
-        return "fop";
+        new FopRender().main("fop", args, 32);
     }
 
     @Override

@@ -39,12 +39,7 @@ public final class H2Tpcc extends Workload {
     static final int INITIAL_QUANTITY = 1_000_000;  // large enough that stock never runs out
 
     public static void main(String[] args) {
-        new H2Tpcc().main(args, 2000);
-    }
-
-    @Override
-    protected String name() {
-        return "h2";
+        new H2Tpcc().main("h2", args, 2000);
     }
 
     /** What the committed transactions did, summed over all threads. */

@@ -45,12 +45,7 @@ public final class JavacCompile extends Workload {
     private static final int MODULUS = 1009;
 
     public static void main(String[] args) {
-        new JavacCompile().main(args, 20);
-    }
-
-    @Override
-    protected String name() {
-        return "javac";
+        new JavacCompile().main("javac", args, 20);
     }
 
     /** The constants of one generated class. */

@@ -43,12 +43,7 @@ public final class JettyServe extends Workload {
     private URI base;
 
     public static void main(String[] args) {
-        new JettyServe().main(args, 2_500);
-    }
-
-    @Override
-    protected String name() {
-        return "jetty";
+        new JettyServe().main("jetty", args, 2_500);
     }
 
     /** The page of item {@code n}: what the server sends and the client expects. */

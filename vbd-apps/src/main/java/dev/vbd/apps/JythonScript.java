@@ -20,12 +20,7 @@ public final class JythonScript extends Workload {
     private String source;
 
     public static void main(String[] args) {
-        new JythonScript().main(args, 40_000);
-    }
-
-    @Override
-    protected String name() {
-        return "jython";
+        new JythonScript().main("jython", args, 40_000);
     }
 
     @Override

@@ -43,12 +43,7 @@ public final class LuceneIndex extends Workload {
     private static final Corpus CORPUS = new Corpus(VOCABULARY, SEED);
 
     public static void main(String[] args) {
-        new LuceneIndex().main(args, 4_000);
-    }
-
-    @Override
-    protected String name() {
-        return "lucene-index";
+        new LuceneIndex().main("lucene-index", args, 4_000);
     }
 
     private static int[] body(int id) {

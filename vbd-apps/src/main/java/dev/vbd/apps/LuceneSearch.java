@@ -42,12 +42,7 @@ public final class LuceneSearch extends Workload {
     private static final int TOP = 5;
 
     public static void main(String[] args) {
-        new LuceneSearch().main(args, 20_000);
-    }
-
-    @Override
-    protected String name() {
-        return "lucene";
+        new LuceneSearch().main("lucene", args, 20_000);
     }
 
     /** A query in QueryParser syntax with its brute-force matcher over a document's words. */

@@ -50,12 +50,7 @@ public final class PlantedRace extends Workload {
     private volatile boolean done;
 
     public static void main(String[] args) {
-        new PlantedRace().main(args, 400);
-    }
-
-    @Override
-    protected String name() {
-        return "planted-race";
+        new PlantedRace().main("planted-race", args, 400);
     }
 
     @Override

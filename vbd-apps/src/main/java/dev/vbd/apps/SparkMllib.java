@@ -53,12 +53,7 @@ public final class SparkMllib extends Workload {
     private JavaSparkContext sc;
 
     public static void main(String[] args) {
-        new SparkMllib().main(args, 5_000);
-    }
-
-    @Override
-    protected String name() {
-        return "spark-mllib";
+        new SparkMllib().main("spark-mllib", args, 5_000);
     }
 
     @Override

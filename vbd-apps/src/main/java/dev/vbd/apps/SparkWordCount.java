@@ -28,12 +28,7 @@ public final class SparkWordCount extends Workload {
     private JavaSparkContext sc;
 
     public static void main(String[] args) {
-        new SparkWordCount().main(args, 20_000);
-    }
-
-    @Override
-    protected String name() {
-        return "spark";
+        new SparkWordCount().main("spark", args, 20_000);
     }
 
     /** JVM options Spark 3.5 needs on Java 17+ (its launcher's JavaModuleOptions). */

@@ -29,8 +29,12 @@ public abstract class Workload {
 
     public static final String TIMING_PREFIX = "vbd-apps: ";
 
-    /** Short name used in timing lines and errors. */
-    protected abstract String name();
+    /** Short name used in timing lines and errors: the one {@link #main} is given. */
+    private String name = "workload";
+
+    protected final String name() {
+        return name;
+    }
 
     /** Called once before the first iteration (e.g. to start an engine that the iterations share). */
     protected void setUp(Options options) throws Exception {}
@@ -48,7 +52,8 @@ public abstract class Workload {
      * Runs the workload and exits the JVM: 0 after a checked, consistent result, 1 otherwise.
      * The explicit exit matters for engines that leave non-daemon threads behind (Spark, Jython).
      */
-    public final void main(String[] args, int defaultSize) {
+    public final void main(String name, String[] args, int defaultSize) {
+        this.name = name;
         PrintStream err = System.err;
         int status;
         try {

@@ -52,12 +52,7 @@ public final class XalanTransform extends Workload {
     private String stylesheet;
 
     public static void main(String[] args) {
-        new XalanTransform().main(args, 5_000);
-    }
-
-    @Override
-    protected String name() {
-        return "xalan";
+        new XalanTransform().main("xalan", args, 5_000);
     }
 
     @Override

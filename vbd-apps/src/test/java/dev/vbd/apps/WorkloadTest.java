@@ -30,11 +30,6 @@ class WorkloadTest {
     void iterationsThatDisagreeFailTheRun() {
         Workload flaky = new Workload() {
             @Override
-            protected String name() {
-                return "flaky";
-            }
-
-            @Override
             protected String iteration(Options options, int index) {
                 return "answer " + index + "\n";
             }
