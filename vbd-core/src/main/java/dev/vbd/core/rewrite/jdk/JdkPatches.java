@@ -9,12 +9,12 @@ import org.objectweb.asm.Opcodes;
  * where every path to an operation goes through, rather than at the call sites vbd rewrites, and
  * that show programs the field modifiers they declared while the JVM keeps vbd's:
  * <ul>
- * <li>{@link DefineClassPatch}: every class defined from bytes, hidden classes included (the JVM never
+ * <li>{@link NativeCallRedirect#defineClass}: every class defined from bytes, hidden classes included (the JVM never
  *     shows those to agents), passes through vbd's rewriter on its way to the JVM;</li>
- * <li>{@link MethodHandleTwinPatch} and {@link ReflectionTwinPatch}: method handles and reflection
+ * <li>{@link MethodHandleTwinPatch} and {@link ArgumentPatch#reflectionTwin}: method handles and reflection
  *     reach native operations that have no body to fence ({@code System.arraycopy}, the weak modes
  *     of {@code jdk.internal.misc.Unsafe}) through their fenced or volatile twins;</li>
- * <li>{@link ReflectiveFieldPatch} and {@link MethodHandleTwinPatch}: reflection and method handles on a
+ * <li>{@link ArgumentPatch#reflectiveField} and {@link MethodHandleTwinPatch}: reflection and method handles on a
  *     field the JVM keeps plain (its class was defined before vbd's agent) are recorded for the
  *     verifier;</li>
  * <li>{@link FieldModifiersPatch} and {@link MemberNameFinalityPatch}: reflection, updaters,
@@ -25,9 +25,9 @@ import org.objectweb.asm.Opcodes;
  * <li>{@link StartUpPatch}: a runtime image starts its own rewriting at the end of the JVM's start-up;</li>
  * <li>{@link VarHandleModePatch}: a VarHandle's weak mode turned into a method handle is recorded
  *     for the verifier;</li>
- * <li>{@link FieldOffsetPatch} and {@link MemberOffsetPatch}: every path to a field's offset (and so
+ * <li>{@link FieldOffsetPatch} and {@link NativeCallRedirect#memberOffset}: every path to a field's offset (and so
  *     every access that bypasses bytecode) makes the field's hierarchy fenced under speculative
- *     fields, and {@link OwnerFieldFilterPatch} hides the owner field those add from reflection.</li>
+ *     fields, and {@link ArgumentPatch#ownerFieldFilter} hides the owner field those add from reflection.</li>
  * </ul>
  */
 public final class JdkPatches {
@@ -36,17 +36,17 @@ public final class JdkPatches {
     /** The class visitor that applies the patches this JDK class needs, in front of {@code next}. */
     public static ClassVisitor wrap(String className, ClassVisitor next) {
         ClassVisitor cv = new MethodPatches(className, next);
-        if (className.startsWith("java/lang/")) cv = new DefineClassPatch(cv);
+        if (className.startsWith("java/lang/")) cv = NativeCallRedirect.defineClass(cv);
         if (className.equals(MethodHandleTwinPatch.OWNER)) cv = new MethodHandleTwinPatch(cv);
-        if (className.equals(ReflectionTwinPatch.OWNER)) cv = new ReflectionTwinPatch(cv);
-        if (className.equals(ReflectiveFieldPatch.OWNER)) cv = new ReflectiveFieldPatch(cv);
+        if (className.equals(ArgumentPatch.REFLECTION_FACTORY)) cv = ArgumentPatch.reflectionTwin(cv);
+        if (className.equals(ArgumentPatch.REFLECTION_FACTORY)) cv = ArgumentPatch.reflectiveField(cv);
         if (className.equals(ClassLoaderAppendPatch.OWNER)) cv = new ClassLoaderAppendPatch(cv);
         if (className.equals(StartUpPatch.OWNER)) cv = new StartUpPatch(cv);
         if (className.equals(VarHandleModePatch.VAR_HANDLE)) cv = new VarHandleModePatch(cv, true);
         if (className.equals(VarHandleModePatch.METHOD_HANDLES)) cv = new VarHandleModePatch(cv, false);
         if (className.equals(FieldOffsetPatch.OWNER)) cv = new FieldOffsetPatch(cv);
-        if (className.startsWith(MemberOffsetPatch.PACKAGE)) cv = new MemberOffsetPatch(cv);
-        if (className.equals(OwnerFieldFilterPatch.OWNER)) cv = new OwnerFieldFilterPatch(cv);
+        if (className.startsWith(NativeCallRedirect.INVOKE_PACKAGE)) cv = NativeCallRedirect.memberOffset(cv);
+        if (className.equals(ArgumentPatch.REFLECTION)) cv = ArgumentPatch.ownerFieldFilter(cv);
         return cv;
     }
 
@@ -57,7 +57,7 @@ public final class JdkPatches {
      */
     public static ClassVisitor wrapForSafeConstruction(String className, ClassVisitor next) {
         ClassVisitor cv = next;
-        if (className.startsWith("java/lang/")) cv = new DefineClassPatch(cv);
+        if (className.startsWith("java/lang/")) cv = NativeCallRedirect.defineClass(cv);
         if (className.equals(ClassLoaderAppendPatch.OWNER)) cv = new ClassLoaderAppendPatch(cv);
         if (className.equals(StartUpPatch.OWNER)) cv = new StartUpPatch(cv);
         return cv;
