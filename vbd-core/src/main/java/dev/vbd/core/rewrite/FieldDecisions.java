@@ -189,16 +189,24 @@ final class FieldDecisions implements FieldOracle {
         for (int depth = 0; cls != null && depth < 64; depth++) {
             ClassFacts f = facts(cls);
             if (f == null) return false;
-            ClassFacts.FieldFact field = f.field(name, descriptor);
-            if (field != null) {
-                // the marker lists names only; what vbd flipped is volatile in the rewritten class
-                if (f.marker != null) return field.isVolatile() && f.marker.flipped(name);
-                if (policy.exclusion(cls, privileged) != null) return false;
-                return decideEach(f, null).get(fieldKey(name, descriptor)) != FieldDecision.KEEP;
-            }
+            Boolean made = changedHere(cls, f, name, descriptor, true);
+            if (made != null) return made;
             cls = f.superName;
         }
         return false;
+    }
+
+    /**
+     * Whether vbd makes the field sequentially consistent, seen as volatile in the JVM
+     * ({@code volatileInJvm}) or plain: null where class {@code cls} does not declare it.
+     */
+    private Boolean changedHere(String cls, ClassFacts f, String name, String descriptor, boolean volatileInJvm) {
+        ClassFacts.FieldFact field = f.field(name, descriptor);
+        if (field == null) return null;
+        // the marker lists names only; what vbd flipped is volatile in the rewritten class, or plain with fenced fields
+        if (f.marker != null) return field.isVolatile() == volatileInJvm && f.marker.flipped(name);
+        if (policy.exclusion(cls, privileged) != null) return false;
+        return decideEach(f, null).get(fieldKey(name, descriptor)) != FieldDecision.KEEP;
     }
 
     /**
@@ -225,12 +233,8 @@ final class FieldDecisions implements FieldOracle {
             // prepared), or, while the JDK itself is prepared, unmarked, decided as any other
             ClassFacts f = facts(cls);
             if (f == null) return true;
-            ClassFacts.FieldFact field = f.field(name, descriptor);
-            if (field != null) {
-                if (f.marker != null) return !field.isVolatile() && f.marker.flipped(name);
-                if (policy.exclusion(cls, privileged) != null) return false;
-                return decideEach(f, null).get(fieldKey(name, descriptor)) != FieldDecision.KEEP;
-            }
+            Boolean fenced = changedHere(cls, f, name, descriptor, false);
+            if (fenced != null) return fenced;
             cls = f.superName;
         }
         return true;
