@@ -28,7 +28,6 @@ final class DeclaredModifiers implements Function<Class<?>, String[][]> {
 
     private final Map<ClassLoader, Map<String, String[][]>> byLoader = new WeakHashMap<>();
     private final Map<String, String[][]> boot = new ConcurrentHashMap<>();
-    private final ThreadLocal<Boolean> reading = new ThreadLocal<>();
 
     /** Installs this as java.base's hook; false if another was installed first. */
     boolean install() {
@@ -74,8 +73,7 @@ final class DeclaredModifiers implements Function<Class<?>, String[][]> {
 
     /** A prepared JDK class: its patched module holds the rewritten class file, with its marker. */
     private String[][] fromMarker(Class<?> c) {
-        if (reading.get() != null) throw BUSY;
-        reading.set(Boolean.TRUE);
+        if (!CircularityGuard.enter(CircularityGuard.Work.READING_MARKER)) throw BUSY;
         try (InputStream in = c.getModule().getResourceAsStream(c.getName().replace('.', '/') + ".class")) {
             if (in == null) return null;
             ClassFacts.Marker marker = ClassFacts.read(in.readAllBytes()).marker;
@@ -84,7 +82,7 @@ final class DeclaredModifiers implements Function<Class<?>, String[][]> {
         } catch (Exception e) {
             return null;
         } finally {
-            reading.remove();
+            CircularityGuard.exit(CircularityGuard.Work.READING_MARKER);
         }
     }
 }

@@ -38,7 +38,6 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
     private final RewriteStats stats;
     /** With the verifier on: what each rewritten hidden class became, for the walk at exit. */
     private final List<Rewritten> kept;
-    private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
     /** With the verifier on: why each hidden class left as it was was left, by the name in its class file. */
     private final Map<String, String> left;
 
@@ -64,10 +63,10 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
 
     @Override
     public byte[] apply(Class<?> lookup, byte[] bytes) {
-        if (busy.get() != null) return leave(bytes, OWN);
+        if (CircularityGuard.inside(CircularityGuard.Work.REWRITING_HIDDEN)) return leave(bytes, OWN);
         if (ownLookup(lookup)) return leave(bytes, OWN);
         if (lookup.getName().startsWith(JDK_INVOKE)) return generated(lookup, bytes);
-        busy.set(Boolean.TRUE);
+        CircularityGuard.enter(CircularityGuard.Work.REWRITING_HIDDEN);
         try {
             ClassLoader loader = lookup.getClassLoader();
             RewriteResult r = transformer.rewriterFor(loader).rewrite(bytes);
@@ -84,7 +83,7 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
         } catch (Throwable t) {
             return transformer.fail(lookup.getName() + " (a hidden class it defines)", String.valueOf(t));
         } finally {
-            busy.remove();
+            CircularityGuard.exit(CircularityGuard.Work.REWRITING_HIDDEN);
         }
     }
 
@@ -97,7 +96,7 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
             stats.hiddenLeft.incrementAndGet();
             return null;
         }
-        busy.set(Boolean.TRUE);
+        CircularityGuard.enter(CircularityGuard.Work.REWRITING_HIDDEN);
         try {
             byte[] fenced = transformer.fenceGenerated(lookup.getName(), bytes);
             if (fenced == null) {
@@ -116,7 +115,7 @@ final class HiddenClasses implements BiFunction<Class<?>, byte[], byte[]> {
             String what = lookup.getName() + " (a hidden class it generates)";
             return transformer.fail(what, what + ": " + t);
         } finally {
-            busy.remove();
+            CircularityGuard.exit(CircularityGuard.Work.REWRITING_HIDDEN);
         }
     }
 

@@ -50,7 +50,6 @@ import java.util.function.Supplier;
  * here, which only makes the rewriter more conservative.
  */
 final class LoaderBytesSource implements ClassBytesSource {
-    private static final ThreadLocal<Boolean> READING = new ThreadLocal<>();
     /** Threads waiting for a helper's read: a helper blocked by one of them must not be waited for. */
     private static final Set<Long> WAITING = ConcurrentHashMap.newKeySet();
     /**
@@ -128,7 +127,7 @@ final class LoaderBytesSource implements ClassBytesSource {
 
     @Override
     public byte[] find(String internalName) {
-        if (READING.get() != null) return null;
+        if (CircularityGuard.inside(CircularityGuard.Work.READING_CLASS_FILE)) return null;
         ClassLoader l = boot ? null : loader.get();
         if (!boot && l == null) return null;
         String resource = internalName + ".class";
@@ -211,7 +210,7 @@ final class LoaderBytesSource implements ClassBytesSource {
      * only the loader's own lookup can find it.
      */
     private byte[] read(ClassLoader l, String resource, boolean ownOnly) {
-        READING.set(Boolean.TRUE);
+        CircularityGuard.enter(CircularityGuard.Work.READING_CLASS_FILE);
         try {
             if (ownOnly) {
                 Boolean own = hasOwn(l, resource);
@@ -231,7 +230,7 @@ final class LoaderBytesSource implements ClassBytesSource {
         } catch (IOException | ReflectiveOperationException | RuntimeException | LinkageError | StackOverflowError e) {
             return null;
         } finally {
-            READING.remove();
+            CircularityGuard.exit(CircularityGuard.Work.READING_CLASS_FILE);
         }
     }
 

@@ -148,9 +148,37 @@ final class VerifyWalk implements ClassFileTransformer, LoadTimeRewriter.Rewrite
 
     private VerifyReport walk(Instrumentation inst, Policy policy, RewriteStats stats, VerifyReport report, PreparedJdk jdk,
                               HiddenClasses hidden, boolean safeConstruction) {
-        List<Class<?>> modifiable = new ArrayList<>();
         // Hidden classes cannot be read back; those vbd rewrote are verified from the bytes it gave the JVM.
         List<HiddenClasses.Rewritten> rewrittenHidden = hidden.rewritten();
+        List<Class<?>> modifiable = modifiable(inst, report, jdk, hidden, rewrittenHidden);
+        Set<Class<?>> failedAlone = Collections.newSetFromMap(new IdentityHashMap<>());
+        long start = System.nanoTime();
+        Map<Class<?>, byte[]> bytes = readBack(inst, modifiable, failedAlone, report, jdk);
+        report.put("readBackMillis", (System.nanoTime() - start) / 1_000_000);
+        Map<String, ClassLoader> loaders = new HashMap<>();
+        List<ClassEntry> entries = entries(modifiable, bytes, failedAlone, rewrittenHidden, loaders, report, jdk);
+        Map<String, String> failed;
+        synchronized (stats.failed) {
+            failed = new HashMap<>(stats.failed);
+        }
+        new Verifier(policy)
+                .safeConstruction(safeConstruction)
+                .failedRewrites(failed)
+                .earlyLoaded(EarlyClasses.reasons(stats, safeConstruction))
+                .lookup((loader, name) -> packageInfo(loaders.get(loader), name))
+                .verify(entries, report);
+        openPaths().forEach((what, n) -> report.addFinding(new Finding("(linked at run time)", BOOT,
+                "(" + n + (n == 1 ? " time)" : " times)"), 0, Finding.Kind.INDIRECT, what)));
+        return report;
+    }
+
+    /**
+     * The loaded classes whose bytes the JVM can hand back; the rest go into the report: vbd's own,
+     * hidden classes vbd did not rewrite, and classes the JVM cannot modify.
+     */
+    private List<Class<?>> modifiable(Instrumentation inst, VerifyReport report, PreparedJdk jdk, HiddenClasses hidden,
+                                      List<HiddenClasses.Rewritten> rewrittenHidden) {
+        List<Class<?>> modifiable = new ArrayList<>();
         Map<String, Integer> passedThrough = new HashMap<>();
         for (HiddenClasses.Rewritten h : rewrittenHidden) passedThrough.merge(h.name().replace('/', '.'), 1, Integer::sum);
         for (Class<?> c : inst.getAllLoadedClasses()) {
@@ -172,9 +200,16 @@ final class VerifyWalk implements ClassFileTransformer, LoadTimeRewriter.Rewrite
                 modifiable.add(c);
             }
         }
+        return modifiable;
+    }
+
+    /**
+     * The bytes the JVM hands back for each class, retransformed in batches through this
+     * transformer; a class that fails alone goes into {@code failedAlone} and the report.
+     */
+    private Map<Class<?>, byte[]> readBack(Instrumentation inst, List<Class<?>> modifiable, Set<Class<?>> failedAlone,
+                                           VerifyReport report, PreparedJdk jdk) {
         Map<Class<?>, byte[]> bytes = Collections.synchronizedMap(new IdentityHashMap<>());
-        Set<Class<?>> failedAlone = Collections.newSetFromMap(new IdentityHashMap<>());
-        long start = System.nanoTime();
         captured = bytes;
         try {
             for (int i = 0; i < modifiable.size(); i += BATCH) {
@@ -200,9 +235,13 @@ final class VerifyWalk implements ClassFileTransformer, LoadTimeRewriter.Rewrite
             captured = null;
             inst.removeTransformer(this);
         }
+        return bytes;
+    }
 
-        report.put("readBackMillis", (System.nanoTime() - start) / 1_000_000);
-        Map<String, ClassLoader> loaders = new HashMap<>();
+    /** What the verifier reads: each class read back and each hidden class vbd rewrote; their loaders into {@code loaders}. */
+    private List<ClassEntry> entries(List<Class<?>> modifiable, Map<Class<?>, byte[]> bytes, Set<Class<?>> failedAlone,
+                                     List<HiddenClasses.Rewritten> rewrittenHidden, Map<String, ClassLoader> loaders,
+                                     VerifyReport report, PreparedJdk jdk) {
         List<ClassEntry> entries = new ArrayList<>();
         for (Class<?> c : modifiable) {
             byte[] b = bytes.get(c);
@@ -224,19 +263,7 @@ final class VerifyWalk implements ClassFileTransformer, LoadTimeRewriter.Rewrite
             if (h.loader() != null) loaders.putIfAbsent(key, h.loader());
             entries.add(new ClassEntry(key, h::bytes, null));
         }
-        Map<String, String> failed;
-        synchronized (stats.failed) {
-            failed = new HashMap<>(stats.failed);
-        }
-        new Verifier(policy)
-                .safeConstruction(safeConstruction)
-                .failedRewrites(failed)
-                .earlyLoaded(EarlyClasses.reasons(stats, safeConstruction))
-                .lookup((loader, name) -> packageInfo(loaders.get(loader), name))
-                .verify(entries, report);
-        openPaths().forEach((what, n) -> report.addFinding(new Finding("(linked at run time)", BOOT,
-                "(" + n + (n == 1 ? " time)" : " times)"), 0, Finding.Kind.INDIRECT, what)));
-        return report;
+        return entries;
     }
 
     /** The marker noted when the class loaded or, for classes loaded before the agent, in the prepared JDK. */

@@ -1,105 +1,43 @@
 package dev.vbd.agent.observe;
 
-import dev.vbd.core.verify.Json;
-
 import java.io.IOException;
-import java.lang.ref.Reference;
-import java.lang.ref.ReferenceQueue;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the observed run saw: every site the observer put into the program's code, every location
- * those sites touched ({@link Location}), each thread's vector clock, and for each candidate method
- * the evidence that relaxing it is safe, or the race that makes it unsafe.
+ * What the observed run saw, as the observer's sites report it: every site ({@link SiteTable}),
+ * every location those sites touched ({@link LocationTable}), each thread ({@link ThreadTable})
+ * and the orderings between threads ({@link ClockEngine}), and for each candidate method the
+ * evidence that relaxing it is safe, or the race that makes it unsafe ({@link EvidenceTally}),
+ * written at the end ({@link ObservationReport}).
  */
 final class Recorder {
-    private static final int STRIPES = 256;
-
     private final List<String> candidateNames;
     private final Map<String, Integer> candidateIndex = new HashMap<>();
-    private final List<ThreadState> allThreads = new ArrayList<>();
-    private final Object threadsLock = new Object();
-    /**
-     * The threads in {@link #threads}, each one's number its order of arrival; guarded by {@link #threadsLock}.
-     * Not {@code allThreads.size()}: a thread registers before it is marked busy, and the JDK's
-     * collections may be watched classes, so nothing of the JDK's may run on it before then.
-     */
-    private int threadCount;
-    private final Evidence[] evidence;
-    private volatile Site[] sites = new Site[1024];
-    private int siteCount;
-    private final Map<String, Integer> fieldKeys = new HashMap<>();
+    private final SiteTable sites = new SiteTable();
+    private final ThreadTable threads;
+    private final EvidenceTally evidence;
+    private final LocationTable locations;
+    private final ClockEngine clocks;
     /** Per static field site: the class that declares the field, found on first use. */
     private final Map<Integer, Class<?>> declaring = new ConcurrentHashMap<>();
-    /**
-     * Per class whose initialiser was seen to end: the moment it ended. The JVM's initialisation lock
-     * orders that end before every other thread's use of the class (JLS 12.4.2), so a read of a
-     * static field that the initialiser, or a constructor it called, wrote (a Scala object's
-     * {@code MODULE$}) does not race with that write.
-     */
-    private final Map<Class<?>, ThreadState.Moment> initialised = new ConcurrentHashMap<>();
-    /** Per class whose initialiser was seen to start and not yet to end: the thread running it. */
-    private final Map<Class<?>, Thread> initialising = new ConcurrentHashMap<>();
-    /**
-     * Per identity hash of an object whose class declares a finalizer: what happened before the end
-     * of its constructor, met with that of every other such object of the same hash. The end of an
-     * object's constructor happens before the start of its finalizer (JLS 17.4.5), which the finalizer
-     * thread runs once the object is unreachable: its weak key in {@link #stripes} is cleared by
-     * then, the hash is not. The meet keeps it sound where two objects share one.
-     */
-    private final Map<Integer, ThreadState.Moment> constructed = new HashMap<>();
-    private final Stripe[] stripes = new Stripe[STRIPES];
-    /**
-     * Each thread's state by the thread's identity: not a {@code ThreadLocal}, whose code the observer
-     * may be watching (a JDK candidate's class), which would call back here while it looks itself up.
-     * Copied on each new thread, so that a lookup takes no lock.
-     */
-    private volatile ThreadState[] threads = new ThreadState[64];
     /** Set when the report is being written: from then on nothing is recorded. */
     private volatile boolean stopped;
-    private final List<String> unobserved = new ArrayList<>();
     /** The fields and arrays more than one thread touched. */
     final Sharing sharing = new Sharing();
-    private int observedClasses;
-
-    /** Per candidate: what its locations turned out to be, and the first race one of them had. */
-    static final class Evidence {
-        long confined;
-        long ordered;
-        String race;
-    }
-
-    private static final class Stripe {
-        final HashMap<Object, Location> map = new HashMap<>();
-        final ReferenceQueue<Object> queue = new ReferenceQueue<>();
-    }
-
-    /**
-     * The keys of the locations that stand for a lock, for a thread and for an object handed from
-     * thread to thread (a task, a future), beside those of fields (0 up) and arrays.
-     */
-    private static final int LOCK = -2;
-    private static final int THREAD = -3;
-    private static final int HANDED = -4;
-    /** The key of an atomic's value ({@link AtomicCalls}); an atomic array's element i has {@code ELEMENT_0 - i}. */
-    private static final int ATOMIC = -5;
-    private static final int ELEMENT_0 = -100;
-    private static final int ELEMENTS = -1;
 
     Recorder(List<String> candidateNames) {
         this.candidateNames = List.copyOf(candidateNames);
         for (int i = 0; i < candidateNames.size(); i++) candidateIndex.put(candidateNames.get(i), i);
-        evidence = new Evidence[candidateNames.size()];
-        for (int i = 0; i < evidence.length; i++) evidence[i] = new Evidence();
-        for (int i = 0; i < STRIPES; i++) stripes[i] = new Stripe();
+        threads = new ThreadTable(candidateNames.size());
+        evidence = new EvidenceTally(candidateNames.size());
+        locations = new LocationTable(evidence);
+        clocks = new ClockEngine(locations);
     }
 
     /** The candidate index of {@code owner#name(desc)} (owner dotted), or -1. */
@@ -109,13 +47,13 @@ final class Recorder {
     }
 
     /** Fields (name:descriptor) and array kinds the candidates can reach; null: everything. */
-    private java.util.Set<String> fieldsReached;
+    private Set<String> fieldsReached;
     private final boolean[] arraysReached = new boolean[8];
 
     /** Narrows what is watched to what the candidates can reach ({@link ObserveAgent#REACH}). */
     void reach(List<String> lines) {
         if (lines.contains("everything")) return;
-        java.util.Set<String> fields = new java.util.HashSet<>();
+        Set<String> fields = new HashSet<>();
         for (String l : lines) {
             if (l.startsWith("field ")) fields.add(l.substring(6).strip());
             if (l.startsWith("array ")) arraysReached[Integer.parseInt(l.substring(6).strip())] = true;
@@ -155,10 +93,10 @@ final class Recorder {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            int h = hash(array, ELEMENTS);
-            Stripe stripe = stripes[stripeIndex(h)];
+            int h = LocationTable.hash(array, LocationTable.ELEMENTS);
+            LocationTable.Stripe stripe = locations.stripe(h);
             synchronized (stripe) {
-                find(stripe, array, ELEMENTS, h, null).allocation = sites[siteId];
+                locations.find(stripe, array, LocationTable.ELEMENTS, h, null).allocation = sites.get(siteId);
             }
         } finally {
             t.busy = false;
@@ -170,40 +108,22 @@ final class Recorder {
         return fieldsReached == null || arraysReached[kind];
     }
 
-    synchronized int site(String className, String method, String sourceFile, int line, String target, boolean write,
-                          int candidate, String fieldName) {
-        int key = ELEMENTS;
-        if (fieldName != null) {
-            Integer k = fieldKeys.get(fieldName);
-            if (k == null) {
-                k = fieldKeys.size();
-                fieldKeys.put(fieldName, k);
-            }
-            key = k;
-        }
-        return add(new Site(className, method, sourceFile, line, target, write, candidate, key));
+    int site(String className, String method, String sourceFile, int line, String target, boolean write,
+             int candidate, String fieldName) {
+        return sites.site(className, method, sourceFile, line, target, write, candidate, fieldName);
     }
 
     /** A call on an atomic: an SC access of its value, never a candidate's (the JDK's atomics stay SC under vbd). */
-    synchronized int atomicSite(String className, String method, String sourceFile, int line, String target) {
-        return add(new Site(className, method, sourceFile, line, target, true, -1, ATOMIC));
+    int atomicSite(String className, String method, String sourceFile, int line, String target) {
+        return sites.atomicSite(className, method, sourceFile, line, target);
     }
 
-    /** The caller holds this recorder's lock. */
-    private int add(Site site) {
-        Site[] s = sites;
-        if (siteCount == s.length) s = java.util.Arrays.copyOf(s, s.length * 2);
-        s[siteCount] = site;
-        sites = s;
-        return siteCount++;
+    void observed() {
+        sites.observed();
     }
 
-    synchronized void observed() {
-        observedClasses++;
-    }
-
-    synchronized void unobserved(String className, Throwable why) {
-        unobserved.add(className + ": " + why);
+    void unobserved(String className, Throwable why) {
+        sites.unobserved(className, why);
     }
 
     /**
@@ -213,7 +133,7 @@ final class Recorder {
      */
     private ThreadState enter() {
         if (stopped) return null;
-        ThreadState t = lookUp(Thread.currentThread());
+        ThreadState t = threads.lookUp(Thread.currentThread());
         if (t == null) return register(Thread.currentThread());
         if (t.busy) return null;
         t.busy = true;
@@ -222,7 +142,7 @@ final class Recorder {
 
     /** Marks the calling thread busy while the observer does its own work on it (instrumenting a class); true if it was already. */
     boolean hold() {
-        ThreadState t = lookUp(Thread.currentThread());
+        ThreadState t = threads.lookUp(Thread.currentThread());
         if (t == null) t = register(Thread.currentThread());
         else if (t.busy) return true;
         t.busy = true;
@@ -230,48 +150,14 @@ final class Recorder {
     }
 
     void release(boolean wasBusy) {
-        if (!wasBusy) lookUp(Thread.currentThread()).busy = false;
-    }
-
-    /** Only native code and this class's own runs before the thread is marked busy. */
-    private ThreadState lookUp(Thread thread) {
-        ThreadState[] table = threads;
-        int mask = table.length - 1;
-        for (int i = System.identityHashCode(thread) & mask; ; i = (i + 1) & mask) {
-            ThreadState t = table[i];
-            if (t == null || t.thread == thread) return t;
-        }
+        if (!wasBusy) threads.lookUp(Thread.currentThread()).busy = false;
     }
 
     /** A thread's first visit: its state, busy, in the table before anything the observer may watch runs. */
     private ThreadState register(Thread thread) {
-        ThreadState t;
-        synchronized (this.threadsLock) {
-            ThreadState[] old = threads;
-            int count = threadCount++;
-            ThreadState[] table = new ThreadState[count * 2 + 2 > old.length ? old.length * 2 : old.length];
-            for (ThreadState s : old) if (s != null) put(table, s);
-            t = new ThreadState(thread, count, candidateNames.size());
-            t.busy = true;
-            put(table, t);
-            threads = table;
-        }
-        synchronized (allThreads) {
-            allThreads.add(t);
-        }
-        Location l = syncLocation(t.thread, THREAD, t);
-        synchronized (stripe(l)) {
-            l.state = t;
-            t.acquire(l.released);
-        }
+        ThreadState t = threads.add(thread);
+        clocks.arrived(t);
         return t;
-    }
-
-    private static void put(ThreadState[] table, ThreadState t) {
-        int mask = table.length - 1;
-        int i = System.identityHashCode(t.thread) & mask;
-        while (table[i] != null) i = (i + 1) & mask;
-        table[i] = t;
     }
 
     void access(Object o, int siteId, boolean write) {
@@ -285,16 +171,17 @@ final class Recorder {
     }
 
     private void record(ThreadState t, Object o, int siteId, boolean write) {
-        record(t, o, sites[siteId].fieldKey(), siteId, write);
+        record(t, o, sites.get(siteId).fieldKey(), siteId, write);
     }
 
     /** {@code field}: the location's key within {@code o}, the site's own but for an atomic array's element. */
     private void record(ThreadState t, Object o, int field, int siteId, boolean write) {
-        Site site = sites[siteId];
-        if (!sharing.touchedBefore(siteId) && (field >= 0 || field == ELEMENTS)) sharing.touched(o, siteId, site, field == ELEMENTS);
+        Site site = sites.get(siteId);
+        boolean elements = field == LocationTable.ELEMENTS;
+        if (!sharing.touchedBefore(siteId) && (field >= 0 || elements)) sharing.touched(o, siteId, site, elements);
         int c = site.candidate();
         if (c >= 0) t.accesses[c]++;
-        int h = hash(o, field);
+        int h = LocationTable.hash(o, field);
         int slot = (h ^ (h >>> 8)) & (ThreadState.RECENT - 1);
         Location l = t.recentObjects[slot] == o && t.recent[slot].key.field == field ? t.recent[slot] : null;
         // a racy location's verdict is final: skipping its accesses only drops orderings, never a race
@@ -309,23 +196,23 @@ final class Recorder {
                 && (t.recentWrite[slot] || !write)) {
             return;
         }
-        Stripe stripe = stripes[stripeIndex(h)];
+        LocationTable.Stripe stripe = locations.stripe(h);
         long stamp;
         List<Site> madeShared = null;
         Site allocation;
         synchronized (stripe) {
-            if (l == null) l = find(stripe, o, field, h, t);
-            if (l.sharedBy(t) && (field >= 0 || field == ELEMENTS)) madeShared = l.sites();
+            if (l == null) l = locations.find(stripe, o, field, h, t);
+            if (l.sharedBy(t) && (field >= 0 || elements)) madeShared = l.sites();
             allocation = l.allocation;
             String race = l.access(t, write, site);
             if (race != null) {
-                for (int k : l.candidates()) raced(k, race);
+                for (int k : l.candidates()) evidence.raced(k, race);
             }
-            if (c >= 0 && l.touchedBy(c) && l.race != null) raced(c, l.race);
+            if (c >= 0 && l.touchedBy(c) && l.race != null) evidence.raced(c, l.race);
             stamp = l.stamp;
         }
         // outside the stripe: naming a field takes reflection, which may load classes
-        if (field == ELEMENTS && (madeShared != null || l.shared && !sharing.arraySiteShared(siteId))) {
+        if (elements && (madeShared != null || l.shared && !sharing.arraySiteShared(siteId))) {
             sharing.array(siteId, site, madeShared == null ? List.of() : madeShared, allocation);
         } else if (madeShared != null) {
             madeShared.add(site);
@@ -350,8 +237,8 @@ final class Recorder {
         ThreadState t = enter();
         if (t == null) return AtomicCalls.apply(a, op, index, x, y);
         try {
-            int field = AtomicCalls.isArray(op) ? ELEMENT_0 - index : ATOMIC;
-            synchronized (stripes[stripeIndex(hash(a, field))]) {
+            int field = AtomicCalls.isArray(op) ? LocationTable.ELEMENT_0 - index : LocationTable.ATOMIC;
+            synchronized (locations.stripe(LocationTable.hash(a, field))) {
                 Object result = AtomicCalls.apply(a, op, index, x, y);
                 if (AtomicCalls.reads(op)) record(t, a, field, siteId, false);
                 if (AtomicCalls.wrote(op, x, result)) record(t, a, field, siteId, true);
@@ -362,49 +249,13 @@ final class Recorder {
         }
     }
 
-    private static int hash(Object o, int field) {
-        return System.identityHashCode(o) * 31 + field;
-    }
-
-    /**
-     * A stripe from the hash's top bits, after a multiplicative mix: a stripe's map takes its buckets
-     * from the low bits, and keys that shared those would share buckets too.
-     */
-    private static int stripeIndex(int h) {
-        return (h * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(STRIPES));
-    }
-
-    private Stripe stripe(Location l) {
-        return stripes[stripeIndex(l.key.hash)];
-    }
-
-    /** The location of {@code o}'s field, made on first use; the caller holds the stripe. */
-    private Location find(Stripe stripe, Object o, int field, int h, ThreadState t) {
-        purge(stripe);
-        Location l = stripe.map.get(new Location.Probe(o, field, h));
-        if (l == null) {
-            l = new Location(new Location.Key(o, field, h, stripe.queue), t);
-            stripe.map.put(l.key, l);
-        }
-        return l;
-    }
-
-    /** The location standing for a lock or a thread. */
-    private Location syncLocation(Object o, int kind, ThreadState t) {
-        int h = hash(o, kind);
-        Stripe stripe = stripes[stripeIndex(h)];
-        synchronized (stripe) {
-            return find(stripe, o, kind, h, t);
-        }
-    }
-
     void accessStatic(Class<?> owner, int siteId, boolean write) {
         ThreadState t = enter();
         if (t == null) return;
         Class<?> holder;
         try {
             holder = holder(owner, siteId);
-            Thread runner = holder == null || write ? null : initialising.get(holder);
+            Thread runner = holder == null || write ? null : clocks.initialiser(holder);
             if (runner == null || runner == t.thread) {
                 recordStatic(t, holder, siteId, write);
                 return;
@@ -436,15 +287,15 @@ final class Recorder {
         // code, observed, which would come back here
         Class<?> holder = declaring.get(siteId);
         if (holder == null) {
-            holder = declaringClass(owner, sites[siteId]);
+            holder = declaringClass(owner, sites.get(siteId));
             declaring.putIfAbsent(siteId, holder);
         }
         return holder;
     }
 
     private void recordStatic(ThreadState t, Class<?> holder, int siteId, boolean write) {
-        Site site = sites[siteId];
-        if (holder != null) t.acquire(initialised.get(holder));
+        Site site = sites.get(siteId);
+        if (holder != null) clocks.afterInitialiser(t, holder);
         // a class too old for class constants: its field by name alone, which over-approximates sharing
         record(t, holder == null ? site.target().substring(0, site.target().lastIndexOf('.')).intern() : holder, siteId, write);
     }
@@ -459,7 +310,7 @@ final class Recorder {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            initialising.put(c, t.thread);
+            clocks.initialising(t, c);
         } finally {
             t.busy = false;
         }
@@ -469,8 +320,7 @@ final class Recorder {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            initialised.put(c, t.release());
-            initialising.remove(c);
+            clocks.initialised(t, c);
         } finally {
             t.busy = false;
         }
@@ -480,12 +330,7 @@ final class Recorder {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            Integer h = System.identityHashCode(o);
-            ThreadState.Moment now = t.release();
-            synchronized (constructed) {
-                ThreadState.Moment before = constructed.get(h);
-                constructed.put(h, before == null ? now : ThreadState.meet(before, now));
-            }
+            clocks.constructed(t, o);
         } finally {
             t.busy = false;
         }
@@ -495,11 +340,7 @@ final class Recorder {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            ThreadState.Moment m;
-            synchronized (constructed) {
-                m = constructed.get(System.identityHashCode(o));
-            }
-            t.acquire(m);
+            clocks.finalizing(t, o);
         } finally {
             t.busy = false;
         }
@@ -509,36 +350,26 @@ final class Recorder {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            Location l = syncLocation(lock, LOCK, t);
-            synchronized (stripe(l)) {
-                t.acquire(l.released);
-            }
+            clocks.acquired(t, lock);
         } finally {
             t.busy = false;
         }
     }
 
     void releasing(Object lock) {
-        release(lock, LOCK);
+        release(lock, LocationTable.LOCK);
     }
 
     /**
      * Where the JDK hands {@code o} to another thread (a task to an executor's worker, a future's
      * result to its getter): what this thread did so far happens before what follows {@link
-     * #takingOver} of it. One object may be handed over again before it was taken over (one task
-     * submitted twice), and a taker cannot tell which hand-off it took: it is then ordered after
-     * only what all of them were (their clocks' meet).
+     * #takingOver} of it ({@link ClockEngine#handingOver}).
      */
     void handingOver(Object o) {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            Location l = syncLocation(o, HANDED, t);
-            synchronized (stripe(l)) {
-                ThreadState.Moment now = t.release();
-                l.released = l.handedOver > 0 ? ThreadState.meet(l.released, now) : now;
-                l.handedOver = Math.max(l.handedOver, 0) + 1;
-            }
+            clocks.handingOver(t, o);
         } finally {
             t.busy = false;
         }
@@ -548,11 +379,7 @@ final class Recorder {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            Location l = syncLocation(o, HANDED, t);
-            synchronized (stripe(l)) {
-                t.acquire(l.released);
-                l.handedOver--;
-            }
+            clocks.takingOver(t, o);
         } finally {
             t.busy = false;
         }
@@ -560,17 +387,14 @@ final class Recorder {
 
     /** Before {@code thread.start()}: what this thread did so far happens before all the new one does. */
     void starting(Thread thread) {
-        release(thread, THREAD);
+        release(thread, LocationTable.THREAD);
     }
 
     private void release(Object o, int kind) {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            Location l = syncLocation(o, kind, t);
-            synchronized (stripe(l)) {
-                l.released = t.release();
-            }
+            clocks.released(t, o, kind);
         } finally {
             t.busy = false;
         }
@@ -581,83 +405,16 @@ final class Recorder {
         ThreadState t = enter();
         if (t == null) return;
         try {
-            if (thread.isAlive()) return;
-            Location l = syncLocation(thread, THREAD, t);
-            synchronized (stripe(l)) {
-                ThreadState done = l.state;
-                if (done != null && done != t) t.acquire(new ThreadState.Moment(done.tid, done.now, done.known));
-            }
+            clocks.joined(t, thread);
         } finally {
             t.busy = false;
         }
     }
 
-    private void raced(int candidate, String race) {
-        Evidence e = evidence[candidate];
-        synchronized (e) {
-            if (e.race == null) e.race = race;
-        }
-    }
-
-    private void purge(Stripe stripe) {
-        Reference<?> r;
-        while ((r = stripe.queue.poll()) != null) {
-            Location l = stripe.map.remove(r);
-            if (l != null) tally(l);
-        }
-    }
-
-    private void tally(Location l) {
-        if (l.race != null) return;
-        for (int c : l.candidates()) {
-            Evidence e = evidence[c];
-            synchronized (e) {
-                if (l.shared) {
-                    e.ordered++;
-                } else {
-                    e.confined++;
-                }
-            }
-        }
-    }
-
-    /** The run's findings, as JSON: one entry per candidate, in the order given. */
+    /** The run's findings ({@link ObservationReport}); nothing is recorded from here on. */
     void write(Path file) throws IOException {
         stopped = true;
-        for (Stripe s : stripes) {
-            synchronized (s) {
-                purge(s);
-                for (Location l : s.map.values()) tally(l);
-                s.map.clear();
-            }
-        }
-        long[] accesses = new long[candidateNames.size()];
-        synchronized (allThreads) {
-            for (ThreadState t : allThreads) {
-                for (int i = 0; i < accesses.length; i++) accesses[i] += t.accesses[i];
-            }
-        }
-        List<Object> out = new ArrayList<>();
-        for (int i = 0; i < candidateNames.size(); i++) {
-            Evidence e = evidence[i];
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("method", candidateNames.get(i));
-            synchronized (e) {
-                m.put("accesses", accesses[i]);
-                m.put("confined", e.confined);
-                m.put("ordered", e.ordered);
-                m.put("race", e.race);
-            }
-            out.add(m);
-        }
-        Map<String, Object> report = new LinkedHashMap<>();
-        synchronized (this) {
-            report.put("observedClasses", (long) observedClasses);
-            report.put("sites", (long) siteCount);
-            report.put("unobserved", new ArrayList<Object>(unobserved));
-        }
-        report.put("candidates", out);
-        report.put("shared", sharing.json());
-        Files.writeString(file, Json.write(report), StandardCharsets.UTF_8);
+        locations.drain();
+        ObservationReport.write(file, candidateNames, threads.accesses(), evidence, sites, sharing);
     }
 }
