@@ -35,7 +35,28 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ConstructorLeaks {
     private final ClassBytesSource source;
+    /** Final answers only, shared by every thread that analyses. */
     private final Map<String, Boolean> superLeakFree = new ConcurrentHashMap<>();
+    /**
+     * The classes this thread is judging now: asked again, through a cycle or recursion, one counts
+     * as leaking. Kept apart from the answers so that another thread never reads that assumption as
+     * an answer. (An anonymous class, not a lambda: this runs while the JDK itself starts.)
+     */
+    private final ThreadLocal<Set<String>> judging = judging();
+    /**
+     * The same for the classes judged from the bytes they were defined from: a {@link Linker} asks
+     * for those while the name they resolve from is being judged, and that is no cycle.
+     */
+    private final ThreadLocal<Set<String>> judgingBytes = judging();
+
+    private static ThreadLocal<Set<String>> judging() {
+        return new ThreadLocal<>() {
+            @Override
+            protected Set<String> initialValue() {
+                return new HashSet<>();
+            }
+        };
+    }
     /** How the JVM links a superclass name from the classes analysed here, where that is known ({@link #linkedBy}). */
     private volatile Linker linker;
 
@@ -142,17 +163,22 @@ public final class ConstructorLeaks {
     public boolean leakFree(String internalName) {
         Boolean known = superLeakFree.get(internalName);
         if (known != null) return known;
-        superLeakFree.put(internalName, Boolean.FALSE); // cycles and recursion: assume the worst
-        Linker l = linker;
-        boolean result;
-        if (l != null) {
-            result = l.leakFree(internalName);
-        } else {
-            byte[] bytes = source.find(internalName);
-            result = bytes != null && constructorsLeakFree(bytes);
+        Set<String> mine = judging.get();
+        if (!mine.add(internalName)) return false;
+        try {
+            Linker l = linker;
+            boolean result;
+            if (l != null) {
+                result = l.leakFree(internalName);
+            } else {
+                byte[] bytes = source.find(internalName);
+                result = bytes != null && constructorsLeakFree(bytes);
+            }
+            superLeakFree.put(internalName, result);
+            return result;
+        } finally {
+            mine.remove(internalName);
         }
-        superLeakFree.put(internalName, result);
-        return result;
     }
 
     /**
@@ -163,10 +189,15 @@ public final class ConstructorLeaks {
     public boolean leakFree(String internalName, byte[] bytes) {
         Boolean known = superLeakFree.get(internalName);
         if (known != null) return known;
-        superLeakFree.put(internalName, Boolean.FALSE);
-        boolean result = constructorsLeakFree(bytes);
-        superLeakFree.put(internalName, result);
-        return result;
+        Set<String> mine = judgingBytes.get();
+        if (!mine.add(internalName)) return false;
+        try {
+            boolean result = constructorsLeakFree(bytes);
+            superLeakFree.put(internalName, result);
+            return result;
+        } finally {
+            mine.remove(internalName);
+        }
     }
 
     /** True if no constructor of the class in {@code classBytes} can leak {@code this}. */

@@ -198,4 +198,49 @@ class ConstructorLeaksTest {
         assertEquals(Set.of(), new ConstructorLeaks(Bytecode.sourceOf(shadowed)).unsafeFinals(a),
                 "a subclass's own field of that name is another field");
     }
+
+    /** A superclass whose constructor only stores, and a subclass that stores its final after {@code super()}. */
+    private static final String BENIGN_BASE = "package cl;\npublic class Base { int a; public Base() { a = 1; } }";
+    private static final String SUB = "package cl;\npublic class Sub extends Base { final int x; public Sub() { super(); x = 2; } }";
+
+    @Test
+    void aLinkerMayAskForTheBytesOfTheClassItIsJudging() {
+        Map<String, byte[]> c = Bytecode.compile(BENIGN_BASE, SUB);
+        ConstructorLeaks leaks = new ConstructorLeaks(ClassBytesSource.NONE);
+        // as a loader's linker does when the superclass is its own: judge the bytes it defined
+        leaks.linkedBy(name -> c.containsKey(name) && leaks.leakFree(name, c.get(name)));
+        assertTrue(leaks.leakFree("cl/Base"), "asking for the bytes of the class being judged is no cycle");
+        assertEquals(Set.of(), leaks.unsafeFinals(c.get("cl/Sub")));
+    }
+
+    @Test
+    void anotherThreadNeverTakesAJudgementInProgressForItsAnswer() throws Exception {
+        Map<String, byte[]> c = Bytecode.compile(BENIGN_BASE, SUB);
+        java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ConstructorLeaks leaks = new ConstructorLeaks(ClassBytesSource.NONE);
+        leaks.linkedBy(name -> {
+            if (first.getAndSet(false)) {
+                inside.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return c.containsKey(name) && leaks.constructorsLeakFree(c.get(name));
+        });
+        java.util.concurrent.atomic.AtomicBoolean slow = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread judge = new Thread(() -> slow.set(leaks.leakFree("cl/Base")));
+        judge.start();
+        inside.await();
+        try {
+            assertTrue(leaks.leakFree("cl/Base"), "the other thread is still judging: that is no answer");
+        } finally {
+            release.countDown();
+            judge.join();
+        }
+        assertTrue(slow.get());
+    }
 }
