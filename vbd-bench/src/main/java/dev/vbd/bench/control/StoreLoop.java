@@ -25,11 +25,6 @@ public final class StoreLoop extends Workload {
     static Cell shared = new Cell();
 
     @Override
-    protected String name() {
-        return NAME;
-    }
-
-    @Override
     protected String iteration(Options options, int index) {
         Cell c = new Cell();
         shared = c;
@@ -49,6 +44,6 @@ public final class StoreLoop extends Workload {
     }
 
     public static void main(String[] args) {
-        new StoreLoop().main(args, FULL_SIZE);
+        new StoreLoop().main(NAME, args, FULL_SIZE);
     }
 }
