@@ -30,12 +30,15 @@ final class Jcstress {
     private final Path out;
     private final Preset preset;
     private final String classpath;
+    private final boolean defaultLocking;
     private String javaVersion;
 
-    Jcstress(String java, Path out, Preset preset) {
+    /** {@code defaultLocking}: each test once, in the JVM's default locking (see {@link JcstressHost}). */
+    Jcstress(String java, Path out, Preset preset, boolean defaultLocking) {
         this.java = java;
         this.out = out;
         this.preset = preset;
+        this.defaultLocking = defaultLocking;
         this.classpath = System.getProperty("java.class.path");
     }
 
@@ -52,7 +55,7 @@ final class Jcstress {
 
     /**
      * Runs the tests in one jcstress host. {@code oversubscribe}, when positive, is the CPU count that
-     * host is told the machine has (see {@link Oversubscribed}); 0 runs plain jcstress.
+     * host is told the machine has (see {@link JcstressHost}); 0 leaves it the real count.
      */
     void run(String config, int pass, VbdArgs.Forks forks, List<Litmus.Suite.Test> tests, Map<String, Tally> tallies,
              int oversubscribe) throws IOException, InterruptedException {
@@ -60,11 +63,7 @@ final class Jcstress {
         Files.createDirectories(dir);
         // jcstress gives its forks the host's own JVM options too: the host runs as they do
         List<String> cmd = new ArrayList<>(List.of(forks.host(), "-cp", classpath));
-        if (oversubscribe > 0) {
-            cmd.addAll(List.of(Oversubscribed.class.getName(), Integer.toString(oversubscribe)));
-        } else {
-            cmd.add("org.openjdk.jcstress.Main");
-        }
+        cmd.addAll(JcstressHost.command(oversubscribe, defaultLocking));
         cmd.addAll(preset.jcstressArgs);
         cmd.addAll(List.of("-sc", "false", "-jvmArgs", FORK_JVM_ARGS, "-r", dir.resolve("report").toString()));
         // one -jvmArgsPrepend per option: a single one would be split at spaces, and paths may have them

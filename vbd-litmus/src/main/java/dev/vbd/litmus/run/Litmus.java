@@ -2,6 +2,7 @@ package dev.vbd.litmus.run;
 
 import dev.vbd.Relaxed;
 import dev.vbd.litmus.ConstructionGuarantee;
+import dev.vbd.litmus.SameInEveryFieldMode;
 import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Mode;
@@ -55,6 +56,12 @@ public final class Litmus {
 
     static int run(Path home, LitmusOptions o) throws IOException, InterruptedException, LitmusOptions.UsageException {
         List<Suite.Test> tests = Suite.select(o.tests, o.safeConstruction(), o.oversubscribe);
+        int leftOut = 0;
+        if (o.tests == null && !o.safeConstruction() && !o.fields.equals("volatile")) {
+            List<Suite.Test> differing = tests.stream().filter(t -> !Suite.sameInEveryFieldMode(t.name())).toList();
+            leftOut = tests.size() - differing.size();
+            tests = differing;
+        }
         if (tests.isEmpty()) {
             throw new LitmusOptions.UsageException(o.tests == null ? "no test to run" : "no test matches --tests '" + o.tests + "'");
         }
@@ -65,7 +72,7 @@ public final class Litmus {
             Files.copy(in, harness, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         long start = System.nanoTime();
-        Jcstress jcstress = new Jcstress(o.java, out, o.preset);
+        Jcstress jcstress = new Jcstress(o.java, out, o.preset, o.defaultLocking);
         Map<String, Map<String, Tally>> byConfig = new LinkedHashMap<>();
         double minutes;
         if (o.from != null) {
@@ -78,6 +85,10 @@ public final class Litmus {
         } else {
             System.err.printf("vbd litmus: %d tests, %s mode, JDK %s%s; reports in %s%n",
                     tests.size(), o.preset.id(), jcstress.javaVersion(), o.safeConstruction() ? ", vbd in safe construction" : "", out);
+            if (leftOut > 0) {
+                System.err.printf("vbd litmus: %d tests left out: they race only where every field mode rewrites alike "
+                        + "(@SameInEveryFieldMode); --tests runs them%n", leftOut);
+            }
             VbdArgs.Forks forks = VbdArgs.of(home, o.java, harness, o.agent, o.mode, o.fields, o.optimise);
             byConfig.put("vbd", collect("vbd", forks, tests, o.preset, jcstress));
             if (o.stock) {
@@ -195,6 +206,15 @@ public final class Litmus {
                 tests.add(new Test(name, info.threads(), isTermination(c), cpus, weak, oversubscribe));
             }
             return tests;
+        }
+
+        /**
+         * Whether the test races only where every {@code --fields} mode rewrites alike: marked
+         * {@link SameInEveryFieldMode}, itself or its package.
+         */
+        static boolean sameInEveryFieldMode(String name) {
+            Class<?> c = load(name);
+            return c.isAnnotationPresent(SameInEveryFieldMode.class) || c.getPackage().isAnnotationPresent(SameInEveryFieldMode.class);
         }
 
         private static Class<?> load(String name) {

@@ -34,13 +34,16 @@ final class LitmusOptions {
     /** {@code --optimise}: all, constructors, local-arrays or none. */
     String optimise = "all";
     private boolean fieldsGiven, optimiseGiven;
-    @Option(names = "--oversubscribe", order = 10, description = "also run the tests with more actors than this machine has CPUs, their "
+    @Option(names = "--oversubscribe", order = 11, description = "also run the tests with more actors than this machine has CPUs, their "
             + "actors sharing CPUs (jcstress alone refuses them)")
     boolean oversubscribe;
+    @Option(names = "--default-locking", order = 9, description = "each test once, in the JVM's default locking (JDK 17 has biased "
+            + "locking, and jcstress runs every test with it on and off)")
+    boolean defaultLocking;
     Path json;
     /** {@code --tests}; null for the default: every test, or under safe construction those {@link #safeConstruction()} selects. */
     Pattern tests;
-    @Option(names = "--java", order = 9, paramLabel = "JAVA", description = "the java launcher of the JDK to test (default: java on the PATH)")
+    @Option(names = "--java", order = 10, paramLabel = "JAVA", description = "the java launcher of the JDK to test (default: java on the PATH)")
     String java = "java";
     Path out;
     Path from;
@@ -84,7 +87,9 @@ final class LitmusOptions {
         json = Path.of(nonEmpty("--json", v)).toAbsolutePath();
     }
 
-    @Option(names = "--tests", order = 8, paramLabel = "REGEX", description = "only the tests whose name matches (e.g. 'sb\\.|mp\\.')")
+    @Option(names = "--tests", order = 8, paramLabel = "REGEX", description = {"only the tests whose name matches (e.g. 'sb\\.|mp\\.'); "
+            + "without it, --fields fenced|speculative leave out the tests that race only where every field mode rewrites alike "
+            + "(@SameInEveryFieldMode)"})
     private void tests(String re) {
         try {
             tests = Pattern.compile(nonEmpty("--tests", re));
@@ -93,13 +98,13 @@ final class LitmusOptions {
         }
     }
 
-    @Option(names = "--out", order = 11, paramLabel = "DIR",
+    @Option(names = "--out", order = 12, paramLabel = "DIR",
             description = "where jcstress's reports and logs go (default: a new directory under /tmp)")
     private void out(String v) {
         out = Path.of(nonEmpty("--out", v)).toAbsolutePath();
     }
 
-    @Option(names = "--from", order = 12, paramLabel = "DIR",
+    @Option(names = "--from", order = 13, paramLabel = "DIR",
             description = "run nothing: report again on the results an earlier run left in its --out DIR")
     private void from(String v) {
         from = Path.of(nonEmpty("--from", v)).toAbsolutePath();

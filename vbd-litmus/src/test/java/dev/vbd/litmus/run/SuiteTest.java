@@ -47,6 +47,19 @@ class SuiteTest {
     }
 
     @Test
+    void theTestsLeftOutOfTheOtherFieldModesRaceOnlyOnArrayElementsOrInTheRelaxedLockLibrary() {
+        for (String same : List.of("sb.IntArray", "sb.ObjectArray", "sb.BooleanArray", "bulk.FillMethodRef", "bulk.ArraycopyReflect",
+                "bulk.CopyOfMethodRef", "locks.MutualExclusion", "locks.FreshLock")) {
+            assertTrue(Suite.sameInEveryFieldMode("dev.vbd.litmus." + same), same);
+        }
+        // a field in the race, a field's access path, or a field made SC by its own mode
+        for (String differs : List.of("sb.IntField", "sb.StaticInt", "sb.ReflectedField", "bulk.ArraycopyThenField",
+                "mp.IntField", "construction.PlainFields", "speculation.OwnershipTransition")) {
+            assertFalse(Suite.sameInEveryFieldMode("dev.vbd.litmus." + differs), differs);
+        }
+    }
+
+    @Test
     void oversubscriptionRunsTheTestsWithMoreActorsThanCpus() {
         Suite.Test iriw = new Suite.Test("dev.vbd.litmus.iriw.IntField", 4, false, 2, Weak.NONE, false);
         assertFalse(iriw.runnable());
