@@ -46,9 +46,15 @@ public final class Programs {
         return p;
     }
 
-    /** Where the tests write what they produce: {@code vbd-it/target}. */
+    /**
+     * Where the tests write what they produce: {@code vbd-it/target}, or in the second and later of
+     * Surefire's forks ({@code -DforkCount=N}) {@code vbd-it/target/fork-N}, so that forks running
+     * side by side never compile, run or report into the same files.
+     */
     public static Path target() {
-        return home().resolve("vbd-it").resolve("target");
+        Path target = home().resolve("vbd-it").resolve("target");
+        String fork = System.getProperty("vbd.it.fork", "1");
+        return fork.matches("[2-9]|[1-9][0-9]+") ? target.resolve("fork-" + fork) : target;
     }
 
     /** Where {@code dev.vbd.Relaxed} comes from (a jar or a classes folder): the programs compile and run against it. */

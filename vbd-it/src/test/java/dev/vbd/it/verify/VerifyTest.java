@@ -3,6 +3,7 @@ package dev.vbd.it.verify;
 import dev.vbd.core.verify.Json;
 import dev.vbd.host.Command;
 import dev.vbd.host.Jdks;
+import dev.vbd.it.support.Programs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code bin/vbd verify} end to end: a run, the prepared JDK, a jar; on every installed JDK. */
 class VerifyTest {
     private static final Path HOME = Path.of(System.getProperty("vbd.home", "..")).toAbsolutePath().normalize();
-    private static final Path WORK = HOME.resolve("vbd-it/target/verify-it");
+    private static final Path WORK = Programs.target().resolve("verify-it");
 
     /** A program with shared fields, arrays, bulk copies, a weak-mode call, a lambda and threads; exits with its argument. */
     private static final String PROGRAM = """

@@ -7,7 +7,7 @@ import java.util.List;
  * every actor goes through the interpreter, C1 and C2 within a fork) and unified compilation of the
  * actors: jcstress's full matrix of split compilation modes would multiply the forks by nine, and on
  * two cores a fork under vbd costs about two seconds of start-up. On JDK 17 jcstress still runs each
- * test with biased locking on and off.
+ * test with biased locking on and off, unless {@code --default-locking} (see {@link JcstressHost}).
  *
  * <p>Strides of 4096 samples instead of jcstress's 256: on two cores the actors then spend their time
  * racing instead of meeting at the stride barrier, several times the samples per second, and stock

@@ -24,33 +24,38 @@ class JcstressHostTest {
     @Test
     void onJdk17DefaultLockingRunsEachTestOnceWhereJcstressRunsItWithBiasedLockingOnAndOff() throws Exception {
         Jdks.Jdk jdk17 = Jdks.forTests(17).orElseThrow(() -> new AssertionError("no JDK 17 to test on"));
-        List<String> split = configurations(jdk17, false);
-        assertEquals(List.of("-XX:+UseBiasedLocking, -XX:+UseG1GC", "-XX:-UseBiasedLocking, -XX:+UseG1GC"), split);
-        assertEquals(List.of("-XX:+UseG1GC"), configurations(jdk17, true));
+        Probe split = probe(jdk17, false);
+        assertTrue(split.biasedLocking(), "JDK 17 has biased locking: " + split);
+        assertEquals(List.of("-XX:+UseBiasedLocking, -XX:+UseG1GC", "-XX:-UseBiasedLocking, -XX:+UseG1GC"), split.configurations());
+        assertEquals(List.of("-XX:+UseG1GC"), probe(jdk17, true).configurations());
     }
 
     @Test
     void onJdk25WithoutBiasedLockingEitherWayRunsEachTestOnce() throws Exception {
         var jdk25 = Jdks.forTests(25);
         assumeTrue(jdk25.isPresent(), "no JDK 25 installed");
-        assertEquals(List.of("-XX:+UseG1GC"), configurations(jdk25.get(), false));
-        assertEquals(List.of("-XX:+UseG1GC"), configurations(jdk25.get(), true));
+        assertEquals(List.of("-XX:+UseG1GC"), probe(jdk25.get(), false).configurations());
+        assertEquals(List.of("-XX:+UseG1GC"), probe(jdk25.get(), true).configurations());
     }
 
-    private List<String> configurations(Jdks.Jdk jdk, boolean defaultLocking) throws Exception {
+    /** What jcstress found: whether the JVM has biased locking, and the JVM configurations it runs each test in. */
+    private record Probe(boolean biasedLocking, List<String> configurations) {}
+
+    private Probe probe(Jdks.Jdk jdk, boolean defaultLocking) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(jdk.java().toString(), "-cp", System.getProperty("java.class.path")));
         cmd.addAll(JcstressHost.command(0, defaultLocking));
         cmd.addAll(List.of("-jvmArgs", "-XX:+UseG1GC", "-t", "^no test has this name$", "-m", "quick"));
         Command.Result r = Command.of(cmd).in(dir).timeout(Duration.ofMinutes(3)).run();
         assertTrue(r.succeeded(), r.output());
         List<String> configs = new ArrayList<>();
-        boolean probing = false;
+        boolean biased = false, probing = false;
         for (String line : r.output().split("\\R")) {
+            biased |= line.equals("----- [OK] Checking for biased locking support");
             if (line.startsWith("Probing what VM configurations are available")) probing = true;
             else if (probing && line.startsWith("----- [OK] [")) configs.add(line.substring("----- [OK] [".length(), line.length() - 1));
             else if (probing && line.startsWith("Detecting CPU topology")) break;
         }
         assertFalse(configs.isEmpty(), r.output());
-        return configs;
+        return new Probe(biased, configs);
     }
 }
