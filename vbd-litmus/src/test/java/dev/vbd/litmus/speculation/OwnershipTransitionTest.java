@@ -4,7 +4,7 @@ import dev.vbd.litmus.speculation.OwnershipTransition.Protocol;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 class OwnershipTransitionTest {
 
@@ -16,14 +16,24 @@ class OwnershipTransitionTest {
         assertEquals(5_000, test.transitions, "every round switches its mode once");
     }
 
-    /** The shape's power: a transition that stops no thread lets the owner's buffered store escape it. */
+    /**
+     * The shape's power: a transition that stops no thread lets the owner's buffered store escape it.
+     * It shows in tens to hundreds of rounds per million, but now and then the two actors settle into
+     * a rhythm in which they never meet for a whole attempt of 20 million rounds; each attempt starts
+     * actor B afresh, on whatever CPU the scheduler gives it.
+     */
     @Test
     void aTransitionThatStopsNoThreadIsCaught() throws InterruptedException {
-        OwnershipTransition test = new OwnershipTransition(Protocol.NO_HANDSHAKE);
-        long maxDelayNanos = test.transitionNanos();
-        long[] outcomes = test.run(20_000_000, maxDelayNanos, true);
-        long rounds = outcomes[0] + outcomes[1] + outcomes[2] + outcomes[3];
-        assertTrue(outcomes[0] > 0, "no forbidden outcome in " + rounds + " rounds, the owner's store delayed up to "
-                + maxDelayNanos + " ns; outcomes 01/10/11: " + outcomes[1] + "/" + outcomes[2] + "/" + outcomes[3]);
+        StringBuilder attempts = new StringBuilder();
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            OwnershipTransition test = new OwnershipTransition(Protocol.NO_HANDSHAKE);
+            long maxDelayNanos = test.transitionNanos();
+            long[] outcomes = test.run(20_000_000, maxDelayNanos, true);
+            if (outcomes[0] > 0) return;
+            attempts.append(String.format("%n  attempt %d: no forbidden outcome in %d rounds, the owner's store delayed up to %d ns;"
+                    + " outcomes 01/10/11: %d/%d/%d", attempt, outcomes[1] + outcomes[2] + outcomes[3], maxDelayNanos,
+                    outcomes[1], outcomes[2], outcomes[3]));
+        }
+        fail("the negative control never showed its forbidden outcome:" + attempts);
     }
 }
