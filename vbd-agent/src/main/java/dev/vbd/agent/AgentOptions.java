@@ -12,12 +12,13 @@ import java.util.Map;
 
 /**
  * The agent's options, passed as {@code -javaagent:vbd.jar=key=value&key=value} with URL-encoded
- * values so that any path survives. The launcher writes them; users normally never do. No
+ * values so that any path survives. The launcher writes them; users normally never do.
+ * {@code layout}: a layout file ({@link dev.vbd.core.layout.Layout}) for the program's fields. No
  * {@code fields} (null) means the prepared JDK's own: fenced on a JDK prepared with fenced fields,
  * volatile otherwise. No {@code optimise} means {@link Optimisations#ALL}.
  */
 public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyReport, Path jdkDir, boolean strict,
-                           FieldMode fields, Optimisations optimise) {
+                           FieldMode fields, Optimisations optimise, Path layout) {
     public static AgentOptions parse(String args) {
         Map<String, String> m = new LinkedHashMap<>();
         if (args != null && !args.isEmpty()) {
@@ -30,7 +31,7 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
         }
         for (String k : m.keySet()) {
             if (!k.equals("relaxed") && !k.equals("skipUnrewritable") && !k.equals("verify") && !k.equals("jdk")
-                    && !k.equals("strict") && !k.equals("fields") && !k.equals("optimise")) {
+                    && !k.equals("strict") && !k.equals("fields") && !k.equals("optimise") && !k.equals("layout")) {
                 throw new IllegalArgumentException("unknown agent option '" + k + "'");
             }
         }
@@ -55,7 +56,8 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
                 m.containsKey("jdk") ? Path.of(m.get("jdk")) : null,
                 m.containsKey("strict"),
                 fields,
-                optimise);
+                optimise,
+                m.containsKey("layout") ? Path.of(m.get("layout")) : null);
     }
 
     public String format() {
@@ -67,6 +69,7 @@ public record AgentOptions(Path relaxed, boolean skipUnrewritable, Path verifyRe
         if (strict) append(sb, "strict", "");
         if (fields != null && fields != FieldMode.VOLATILE) append(sb, "fields", fields.word());
         if (optimise != null && optimise != Optimisations.ALL) append(sb, "optimise", optimise.word());
+        if (layout != null) append(sb, "layout", layout.toString());
         return sb.toString();
     }
 

@@ -1,5 +1,6 @@
 package dev.vbd.agent;
 
+import dev.vbd.core.layout.Layout;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
@@ -71,6 +72,9 @@ public final class ImageRewriting implements VbdRuntime.ClassDefinitions {
         declared.install();
         LoadTimeRewriter rewriter = new LoadTimeRewriter(policy, options.skipUnrewritable(), fields, stats, declared, true);
         rewriter.optimise(options.optimise());
+        Layout layout = LoadTimeRewriter.layoutOrDie(options.layout());
+        if (layout == null) return;
+        rewriter.layout(layout);
         rewriter.store(store(options.relaxed()));
         rewriter.jdkFencedFields(jdkDir);
         new HiddenClasses(rewriter, null, stats, false).install();

@@ -2,6 +2,8 @@ package dev.vbd.agent;
 
 import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ConstructorLeaks;
+import dev.vbd.core.layout.Layout;
+import dev.vbd.core.layout.LayoutException;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.ClassRewriter;
 import dev.vbd.core.rewrite.FieldMode;
@@ -53,6 +55,7 @@ final class LoadTimeRewriter {
     private RewriteStore store;
     private JdkFencedFields jdkFenced;
     private Optimisations optimisations = Optimisations.ALL;
+    private Layout layout = Layout.NONE;
     /** The prepared JDK's class files, against which program loaders' rewriters check a marker. */
     private final JdkClassBytes jdkClasses = new JdkClassBytes();
     /** Told of each class rewritten (verify mode), or null. */
@@ -151,6 +154,17 @@ final class LoadTimeRewriter {
         Runtime.getRuntime().halt(EXIT_BAD_SETUP);
     }
 
+    /** The layout in {@code file} (none for null); stops the JVM and returns null when it cannot be read. */
+    static Layout layoutOrDie(java.nio.file.Path file) {
+        if (file == null) return Layout.NONE;
+        try {
+            return Layout.load(file);
+        } catch (LayoutException e) {
+            die("bad layout: " + e.getMessage());
+            return null;
+        }
+    }
+
     /**
      * How the program's fields are made SC: as {@code asked}, or, when the options do not say, as
      * the JDK in {@code dir} was prepared ({@code fields.txt}; volatile if it does not say). When
@@ -218,6 +232,11 @@ final class LoadTimeRewriter {
         this.optimisations = which;
     }
 
+    /** Where the program's fields lie ({@link ClassRewriter#layout}); call before the first rewrite. */
+    synchronized void layout(Layout which) {
+        this.layout = which;
+    }
+
     /** Where rewrites are kept between runs ({@link ClassRewriter#store}); call before the first rewrite. */
     synchronized void store(RewriteStore store) {
         this.store = store;
@@ -240,7 +259,7 @@ final class LoadTimeRewriter {
     private synchronized ClassRewriter bootClassPathRewriter() {
         if (bootClassPathRewriter == null) {
             bootClassPathRewriter = new ClassRewriter(policy, new LoaderBytesSource(null, readOnThisThread), false)
-                    .fenceFields(plainInJvm).fields(fields).optimise(optimisations).store(store)
+                    .fenceFields(plainInJvm).fields(fields).optimise(optimisations).layout(layout).store(store)
                     .jdkFencedFields(jdkFenced).jdkClasses(jdkClasses);
         }
         return bootClassPathRewriter;
@@ -253,7 +272,7 @@ final class LoadTimeRewriter {
                 .fenceFields(plainInJvm).fields(jdk ? fields.jdk() : fields)
                 .optimise(optimisations).store(store);
         if (jdk) return r;
-        return r.jdkFencedFields(jdkFenced).jdkClasses(jdkClasses).superclassesLinkedBy(new Linked(sourceFor(loader)));
+        return r.layout(layout).jdkFencedFields(jdkFenced).jdkClasses(jdkClasses).superclassesLinkedBy(new Linked(sourceFor(loader)));
     }
 
     /** The superclasses of one loader's classes, as that loader links them (a class, not a lambda: see above). */

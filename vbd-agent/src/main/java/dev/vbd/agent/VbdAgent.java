@@ -1,10 +1,12 @@
 package dev.vbd.agent;
 
+import dev.vbd.core.layout.Layout;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.policy.RelaxedConfig;
 import dev.vbd.core.policy.RelaxedConfigException;
 import dev.vbd.core.rewrite.FieldMode;
 
+import dev.vbd.agent.layout.LayoutAgent;
 import dev.vbd.agent.observe.ObserveAgent;
 
 import java.io.File;
@@ -23,6 +25,8 @@ public final class VbdAgent {
 
     /** The agent's argument for {@link ObserveAgent}'s mode: {@code observe=DIR}, on a stock JDK. */
     public static final String OBSERVE = "observe=";
+    /** The agent's argument for {@link LayoutAgent}'s mode: {@code layout=DIR}, on a stock JDK. */
+    public static final String LAYOUT = "layout=";
 
     public static void premain(String args, Instrumentation inst) {
         if (args != null && args.startsWith(OBSERVE)) {
@@ -30,6 +34,14 @@ public final class VbdAgent {
                 ObserveAgent.start(Path.of(URLDecoder.decode(args.substring(OBSERVE.length()), StandardCharsets.UTF_8)), inst);
             } catch (IOException e) {
                 LoadTimeRewriter.die("the observer cannot start: " + e);
+            }
+            return;
+        }
+        if (args != null && args.startsWith(LAYOUT)) {
+            try {
+                LayoutAgent.start(Path.of(URLDecoder.decode(args.substring(LAYOUT.length()), StandardCharsets.UTF_8)), inst);
+            } catch (IOException e) {
+                LoadTimeRewriter.die("the layout probe cannot start: " + e.getMessage());
             }
             return;
         }
@@ -74,6 +86,9 @@ public final class VbdAgent {
         declared.install();
         LoadTimeRewriter transformer = new LoadTimeRewriter(policy, options.skipUnrewritable(), fields, s, declared, false);
         transformer.optimise(options.optimise());
+        Layout layout = LoadTimeRewriter.layoutOrDie(options.layout());
+        if (layout == null) return;
+        transformer.layout(layout);
         if (!early.isEmpty()) transformer.fenceFields(early);
         transformer.jdkFencedFields(jdkDir);
         transformer.warmUp();

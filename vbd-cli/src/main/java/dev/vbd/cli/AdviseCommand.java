@@ -294,9 +294,6 @@ final class AdviseCommand {
     }
 
     private static int failed(Run r) throws IOException {
-        List<String> lines = Files.readAllLines(r.err(), StandardCharsets.UTF_8);
-        System.err.println("vbd: advise: the " + r.name() + " run failed (exit status " + r.status() + "); the end of its stderr:");
-        for (String l : lines.subList(Math.max(0, lines.size() - 20), lines.size())) System.err.println("  " + l);
-        return r.status() == 0 ? 1 : r.status();
+        return Program.failed("advise", r.name(), r.status(), r.err());
     }
 }

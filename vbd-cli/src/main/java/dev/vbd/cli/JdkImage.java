@@ -160,7 +160,7 @@ final class JdkImage {
      */
     private static String trainingOptions(FieldMode fields) {
         FieldMode program = fields == FieldMode.VOLATILE || !fields.sc() ? fields : FieldMode.SPECULATIVE;
-        return new AgentOptions(null, false, null, null, false, program, null).format();
+        return new AgentOptions(null, false, null, null, false, program, null, null).format();
     }
 
     /**

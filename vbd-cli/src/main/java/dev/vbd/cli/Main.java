@@ -84,6 +84,7 @@ public final class Main {
             case VERIFY -> VerifyCommand.run(o);
             case ADVISE -> AdviseCommand.run(o);
             case BISECT -> BisectCommand.run(o);
+            case LAYOUT -> LayoutCommand.run(o);
             default -> throw new IllegalStateException("'vbd " + verb.words + "' is run above");
         };
     }
@@ -141,8 +142,17 @@ public final class Main {
     /** The JVM options that put {@code jdk}'s own launcher under vbd (patched modules, the agent), preparing it on first use. */
     static List<String> jvmOptions(Options o, Jdk jdk, Path verifyReport) throws UsageException, IOException {
         Path prepared = prepared(o, jdk);
-        return JdkCache.jvmOptions(prepared, agentOptions(o, prepared, verifyReport), List.of());
+        List<String> options = new ArrayList<>(JdkCache.jvmOptions(prepared, agentOptions(o, prepared, verifyReport), List.of()));
+        options.addAll(layoutOptions(o));
+        return options;
     }
+
+    /** What a layout needs of the JVM: {@code @Contended} honoured outside the JDK, where HotSpot ignores it by default. */
+    private static List<String> layoutOptions(Options o) {
+        return o.layout == null ? List.of() : List.of(CONTENDED_HONOURED);
+    }
+
+    static final String CONTENDED_HONOURED = "-XX:-RestrictContended";
 
     /**
      * The full command for {@code java ARGS...}: the prepared runtime image's own launcher, which
@@ -169,9 +179,10 @@ public final class Main {
             cmd.add(JdkCache.agentOption(prepared, agentOptions(o, prepared, verifyReport)));
         } else {
             cmd.add(launcher.toString());
-            String options = new AgentOptions(o.relaxed, o.skipUnrewritable, null, null, false, o.fields, o.optimise).format();
+            String options = new AgentOptions(o.relaxed, o.skipUnrewritable, null, null, false, o.fields, o.optimise, o.layout).format();
             if (!options.isEmpty()) cmd.add("-D" + ImageRewriting.OPTIONS_PROPERTY + "=" + options);
         }
+        cmd.addAll(layoutOptions(o));
         cmd.addAll(args);
         return cmd;
     }
@@ -194,7 +205,7 @@ public final class Main {
     }
 
     private static String agentOptions(Options o, Path prepared, Path verifyReport) {
-        return new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict, o.fields, o.optimise).format();
+        return new AgentOptions(o.relaxed, o.skipUnrewritable, verifyReport, prepared, o.strict, o.fields, o.optimise, o.layout).format();
     }
 
     /** {@code vbd VERSION (build HASH, rewrite N)}: the build is the jar's content, which keys the prepared JDKs. */

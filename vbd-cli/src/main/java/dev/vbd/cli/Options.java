@@ -1,5 +1,7 @@
 package dev.vbd.cli;
 
+import dev.vbd.core.layout.Layout;
+import dev.vbd.core.layout.LayoutException;
 import dev.vbd.core.rewrite.FieldMode;
 import dev.vbd.core.rewrite.Optimisations;
 
@@ -20,6 +22,8 @@ import java.util.regex.PatternSyntaxException;
  */
 final class Options {
     Path relaxed;
+    /** {@code --layout}: where the program's fields lie, as {@code vbd layout} wrote it. */
+    Path layout;
     Path cache = JdkCache.defaultRoot();
     @Option(names = "--skip-unrewritable", description = "run on when a class (or a method, which would outgrow the JVM's code "
             + "limit once fenced) cannot be rewritten; it is reported as uncovered")
@@ -62,6 +66,10 @@ final class Options {
     Pattern profileFrom;
     /** {@code advise --scope}: what a rule relaxes: one method, every method of a class, or of a package's classes. */
     String scope;
+    /** {@code layout --min-misses}: a finding with fewer misses in the model is left out. */
+    Integer minMisses;
+    /** {@code layout --trials}: runs under vbd with the layout, and as many without, to measure what it gives. */
+    Integer trials;
     /** {@code bisect --fail-regex}: a run whose output (stdout or stderr) has a line it matches failed. */
     Pattern failRegex;
     /** {@code bisect --timeout}: a run still going after this many seconds failed. */
@@ -90,6 +98,8 @@ final class Options {
         Options o = new Options();
         String fields = System.getenv("VBD_FIELDS");
         if (fields != null && !fields.isEmpty() && allowed.contains("--fields")) o.fields = fieldMode("VBD_FIELDS", fields);
+        String layout = System.getenv("VBD_LAYOUT");
+        if (layout != null && !layout.isEmpty() && allowed.contains("--layout")) o.layout("$VBD_LAYOUT", layout);
         // '--' starts the java command line: it is never an option's value
         int end = args.indexOf("--");
         if (end >= 0) o.command.addAll(args.subList(end + 1, args.size()));
@@ -133,6 +143,24 @@ final class Options {
         Path p = Path.of(nonEmpty("--relaxed", value)).toAbsolutePath();
         if (!Files.isRegularFile(p)) throw new UsageException("relaxed config '" + value + "' does not exist");
         relaxed = p;
+    }
+
+    @Option(names = "--layout", paramLabel = "FILE", description = "lay the program's fields out as FILE says (vbd layout writes it; "
+            + "docs/layout.md): each field it names padded onto cache lines of its own, through the JVM's @Contended; "
+            + "$VBD_LAYOUT sets the default")
+    private void layout(String value) throws UsageException {
+        layout("--layout", value);
+    }
+
+    private void layout(String where, String value) throws UsageException {
+        Path p = Path.of(nonEmpty(where, value)).toAbsolutePath();
+        if (!Files.isRegularFile(p)) throw new UsageException(where + ": layout '" + value + "' does not exist");
+        try {
+            Layout.load(p);
+        } catch (LayoutException e) {
+            throw new UsageException("bad layout: " + e.getMessage());
+        }
+        layout = p;
     }
 
     @Option(names = "--mode", paramLabel = "sc|safe-construction", description = {
@@ -210,9 +238,22 @@ final class Options {
         profileFrom = regex("--profile-from", value);
     }
 
-    @Option(names = "--out", paramLabel = "FILE", description = "advise: the relaxed config it writes (default: vbd-advised.relaxed)")
+    @Option(names = "--out", paramLabel = "FILE", description = "advise: the relaxed config it writes (default: vbd-advised.relaxed); "
+            + "layout: the layout it writes (default: vbd.layout)")
     private void out(String value) throws UsageException {
         out = Path.of(nonEmpty("--out", value)).toAbsolutePath();
+    }
+
+    @Option(names = "--min-misses", paramLabel = "N", description = "layout: report only what cost at least N coherence misses "
+            + "in the model of the run (default: " + LayoutCommand.DEFAULT_MIN_MISSES + ")")
+    private void minMisses(String value) throws UsageException {
+        minMisses = positive("--min-misses", "misses", value);
+    }
+
+    @Option(names = "--trials", paramLabel = "N", description = "layout: then N runs of the program under vbd with the layout "
+            + "written, and N without, alternating, for the time it saves, with a 95%% interval (default: none)")
+    private void trials(String value) throws UsageException {
+        trials = positive("--trials", "runs", value);
     }
 
     @Option(names = "--fail-regex", paramLabel = "RE", description = "bisect: a run also fails when it prints a line RE matches "
@@ -275,8 +316,22 @@ final class Options {
 
     /** These options with another relaxed config. */
     Options withRelaxed(Path config) {
-        Options c = new Options();
+        Options c = copy();
         c.relaxed = config;
+        return c;
+    }
+
+    /** These options with another layout (null: none). */
+    Options withLayout(Path file) {
+        Options c = copy();
+        c.layout = file;
+        return c;
+    }
+
+    private Options copy() {
+        Options c = new Options();
+        c.relaxed = relaxed;
+        c.layout = layout;
         c.cache = cache;
         c.skipUnrewritable = skipUnrewritable;
         c.fields = fields;

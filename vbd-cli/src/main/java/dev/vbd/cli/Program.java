@@ -105,4 +105,15 @@ final class Program {
         t.start();
         return t;
     }
+
+    /**
+     * Says on stderr that a run of a vbd command ({@code verb}) failed, with the last lines of its
+     * stderr; the status to exit with (1 for a run that exited 0 but failed otherwise).
+     */
+    static int failed(String verb, String name, int status, Path err) throws IOException {
+        java.util.List<String> lines = Files.readAllLines(err, StandardCharsets.UTF_8);
+        System.err.println("vbd: " + verb + ": the " + name + " run failed (exit status " + status + "); the end of its stderr:");
+        for (String l : lines.subList(Math.max(0, lines.size() - 20), lines.size())) System.err.println("  " + l);
+        return status == 0 ? 1 : status;
+    }
 }

@@ -5,8 +5,8 @@ import java.util.List;
 
 /** The commands of {@code vbd}: what each does, the options it takes, and what follows its {@code --}. */
 enum Verb {
-    RUN("run", "java ARGS", Options.COMMON, "run a program with sequential consistency by default"),
-    JVM_ARGS("jvm-args", "java", Options.COMMON, "print the JVM options another launcher must add"),
+    RUN("run", "java ARGS", with(Options.COMMON, List.of("--layout"), List.of()), "run a program with sequential consistency by default"),
+    JVM_ARGS("jvm-args", "java", with(Options.COMMON, List.of("--layout"), List.of()), "print the JVM options another launcher must add"),
     JAVA_HOME("java-home", "java", List.of("--cache", "--quiet", "--progress"),
             "print a Java home whose bin/java runs every program under vbd (for launchers that take a Java home or executable)"),
     VERIFY("verify", "java ARGS", with(Options.COMMON, List.of("--json", "--jar", "--jdk"), List.of()),
@@ -16,6 +16,11 @@ enum Verb {
     ADVISE("advise", "java ARGS", with(Options.COMMON, List.of("--budget", "--scope", "--profiles", "--profile-from", "--out"), List.of("--mode")),
             "run the program profiled and observed, then write the relaxed scopes where SC costs most and no access can race "
                     + "(docs/advise.md); as many runs under vbd and under the advice check it and measure what it gives back"),
+    // its trials run under vbd as run does
+    LAYOUT("layout", "java ARGS", with(Options.COMMON, List.of("--out", "--json", "--min-misses", "--trials"), List.of("--relaxed")),
+            "run the program watched on stock Java, then report the cache lines its threads share falsely (two fields, "
+                    + "neighbouring objects, an array's elements, statics), and write the layout that pads the fields apart "
+                    + "for 'vbd run --layout' (docs/layout.md)"),
     // it searches for what SC repairs
     BISECT("bisect", "java ARGS", with(Options.COMMON, List.of("--fail-regex", "--timeout", "--repeat", "--jobs", "--json"), List.of("--mode")),
             "for a failure that vanishes under vbd: the fields (or the methods' array accesses) that must be volatile for it "

@@ -90,6 +90,21 @@ class OptionsTest {
     }
 
     @Test
+    void aLayoutMustExistAndReadAndOnlyRunAndJvmArgsTakeOne() throws Exception {
+        assertEquals("--layout: layout 'no-such.layout' does not exist", error(Verb.RUN, "--layout", "no-such.layout", "--", "java"));
+        Path bad = Files.createTempFile("vbd-options", ".layout");
+        Files.writeString(bad, "contended a.B#c\npad a.B#d\n");
+        assertEquals("bad layout: " + bad.toAbsolutePath() + ":2: unknown rule 'pad' (a layout has 'contended CLASS#FIELD [GROUP]' and 'stride CLASS#FIELD N')",
+                error(Verb.RUN, "--layout", bad.toString(), "--", "java"));
+        Path good = Files.createTempFile("vbd-options", ".layout");
+        Files.writeString(good, "contended a.B#c\n");
+        assertEquals(good.toAbsolutePath(), parse(Verb.JVM_ARGS, "--layout", good.toString(), "--", "java").layout);
+        assertEquals("'vbd advise' does not take option '--layout'", error(Verb.ADVISE, "--layout", good.toString(), "--", "java"));
+        assertEquals("--min-misses takes a positive number of misses, got '0'", error(Verb.LAYOUT, "--min-misses", "0", "--", "java"));
+        assertEquals("'vbd layout' does not take option '--relaxed'", error(Verb.LAYOUT, "--relaxed", good.toString(), "--", "java"));
+    }
+
+    @Test
     void theCommandsArgumentsAreNotExpanded() throws Exception {
         Path file = Files.createTempFile("vbd-options", ".txt");
         Files.writeString(file, "--agent\n");

@@ -1,5 +1,6 @@
 package dev.vbd.agent.observe;
 
+import dev.vbd.agent.ProgramClasses;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 
@@ -26,7 +27,7 @@ final class ObservingTransformer implements ClassFileTransformer {
                             ProtectionDomain domain, byte[] bytes) {
         if (bytes == null || className == null) return null;
         // a program class's retransformation is someone else's (a debugger's): the observer's calls are in it already
-        if (!(redefined == null && isProgram(module, loader, className)) && !jdk.watches(module, loader, className)) return null;
+        if (!(redefined == null && ProgramClasses.isProgram(module, loader, className)) && !jdk.watches(module, loader, className)) return null;
         boolean wasBusy = recorder.hold();
         try {
             ClassReader reader = new ClassReader(bytes);
@@ -42,12 +43,5 @@ final class ObservingTransformer implements ClassFileTransformer {
         } finally {
             recorder.release(wasBusy);
         }
-    }
-
-    static boolean isProgram(Module module, ClassLoader loader, String className) {
-        if (loader == null || loader == ClassLoader.getPlatformClassLoader()) return false;
-        if (module != null && module.isNamed() && module.getLayer() == ModuleLayer.boot()) return false;
-        return !className.startsWith("dev/vbd/agent/") && !className.startsWith("dev/vbd/core/")
-                && !className.startsWith("dev/vbd/cli/") && !className.startsWith("dev/vbd/shaded/");
     }
 }

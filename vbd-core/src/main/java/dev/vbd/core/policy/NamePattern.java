@@ -13,7 +13,7 @@ import java.util.List;
  * method and field it sees, and in a runtime image it does so before {@code main}, where the
  * regular-expression machinery would cost the program's start its own bootstrap.
  */
-final class NamePattern {
+public final class NamePattern {
     private enum Kind { LITERAL, SEGMENT, ANY, OPTIONAL_SUBNAMES }
 
     private record Part(Kind kind, String literal) {}
@@ -26,7 +26,7 @@ final class NamePattern {
         this.parts = parts;
     }
 
-    static NamePattern compile(String glob) {
+    public static NamePattern compile(String glob) {
         List<Part> parts = new ArrayList<>();
         StringBuilder literal = new StringBuilder();
         for (int i = 0; i < glob.length(); i++) {
@@ -53,7 +53,7 @@ final class NamePattern {
         return new NamePattern(glob, parts.toArray(new Part[0]));
     }
 
-    boolean matches(String dottedName) {
+    public boolean matches(String dottedName) {
         return matches(0, dottedName, 0);
     }
 

@@ -5,6 +5,9 @@ import dev.vbd.core.Conventions;
 import dev.vbd.core.analysis.ClassFacts;
 import dev.vbd.core.analysis.ConstructorLeaks;
 import dev.vbd.core.analysis.LocalArrays;
+import dev.vbd.core.layout.ContendedFields;
+import dev.vbd.core.layout.Layout;
+import dev.vbd.core.layout.StridedArrays;
 import dev.vbd.core.policy.Policy;
 import dev.vbd.core.rewrite.jdk.JdkPatches;
 import org.objectweb.asm.ClassReader;
@@ -52,6 +55,9 @@ public final class ClassRewriter implements FieldOracle {
     private volatile FieldMode fieldMode = FieldMode.VOLATILE;
     /** Which accesses stay plain because no other thread can see them (see {@link #optimise}). */
     private volatile Optimisations optimisations = Optimisations.ALL;
+    /** Where the program's fields lie (see {@link #layout}). */
+    private volatile Layout layout = Layout.NONE;
+    private volatile StridedArrays strided = new StridedArrays(Layout.NONE, m -> { });
 
     /** This rewriter without its store. An inner class, not a lambda: it runs before anything warmed up. */
     private final Rewriter fresh = new Rewriter() {
@@ -64,7 +70,8 @@ public final class ClassRewriter implements FieldOracle {
         public String kind(boolean leaveOversizedMethods) {
             return (privileged ? "boot" : "app") + (linkPlainFields ? "" : "-unlinked") + (leaveOversizedMethods ? "-lenient" : "")
                     + (fieldMode == FieldMode.VOLATILE ? "" : "-" + fieldMode.word())
-                    + (optimisations == Optimisations.ALL ? "" : "-optimise-" + optimisations.word());
+                    + (optimisations == Optimisations.ALL ? "" : "-optimise-" + optimisations.word())
+                    + (layout.isEmpty() ? "" : "-layout-" + layout.checksum());
         }
     };
 
@@ -166,6 +173,17 @@ public final class ClassRewriter implements FieldOracle {
      */
     public ClassRewriter optimise(Optimisations which) {
         this.optimisations = which;
+        return this;
+    }
+
+    /**
+     * The fields to lay out apart ({@link Layout}): a program's only, as a layout names the classes of
+     * the program whose false sharing it repairs; set before the first rewrite.
+     */
+    public ClassRewriter layout(Layout layout) {
+        this.layout = layout;
+        // a stride left out is said on stderr, as vbd's other warnings in a program's run
+        this.strided = new StridedArrays(layout, m -> System.err.println("vbd: " + m));
         return this;
     }
 
@@ -275,6 +293,7 @@ public final class ClassRewriter implements FieldOracle {
         List<String> relaxed = new ArrayList<>();
         ClassWriter writer = new ClassWriter(reader, 0);
         ClassVisitor rewriting = new SafeConstruction(writer, policy, facts, decisions.classRelaxed(facts), leaks, bytes, relaxed);
+        rewriting = strided.wrap(facts.name, bytes, source, ContendedFields.wrap(layout, facts.name, rewriting));
         if (forged) rewriting = new ForgedMarkerVisitor(rewriting);
         reader.accept(jdk ? JdkPatches.wrapForSafeConstruction(facts.name, rewriting) : rewriting, 0);
         return new RewriteResult(facts.name, RewriteResult.Status.REWRITTEN, writer.toByteArray(), null,
@@ -292,7 +311,7 @@ public final class ClassRewriter implements FieldOracle {
         while (true) {
             RelaxedMethods relaxed = new RelaxedMethods();
             ClassWriter writer = new ClassWriter(reader, 0);
-            ClassVisitor rewriting = plan.chain(writer, relaxed);
+            ClassVisitor rewriting = strided.wrap(facts.name, bytes, source, ContendedFields.wrap(layout, facts.name, plan.chain(writer, relaxed)));
             if (forged) rewriting = new ForgedMarkerVisitor(rewriting);
             reader.accept(jdk ? JdkPatches.wrap(facts.name, rewriting) : rewriting, 0);
             try {

@@ -35,6 +35,7 @@ public final class Launch {
     private byte[] stdin;
     private Duration timeout = DEFAULT_TIMEOUT;
     private Path relaxedConfig;
+    private Path layout;
     private boolean agent;
     private String fields;
     private String mode;
@@ -61,6 +62,12 @@ public final class Launch {
     /** A relaxed-scope config file for {@code vbd run --relaxed} (ignored by a stock run). */
     public Launch relaxed(Path config) {
         this.relaxedConfig = config;
+        return this;
+    }
+
+    /** A layout for {@code vbd run --layout} (ignored by a stock run). */
+    public Launch layout(Path file) {
+        this.layout = file;
         return this;
     }
 
@@ -105,11 +112,29 @@ public final class Launch {
             cmd.add("--relaxed");
             cmd.add(relaxedConfig.toString());
         }
+        if (layout != null) {
+            cmd.add("--layout");
+            cmd.add(layout.toString());
+        }
         cmd.add("--");
         cmd.add(jvm.launcher().toString());
         cmd.addAll(javaArgs());
         return execute((agent ? "vbd --agent" : "vbd") + (mode == null ? "" : " --mode " + mode) + (fields == null ? "" : " --fields " + fields)
-                + (relaxedConfig == null ? "" : " --relaxed"), cmd, timeout);
+                + (relaxedConfig == null ? "" : " --relaxed") + (layout == null ? "" : " --layout"), cmd, timeout);
+    }
+
+    /**
+     * {@code vbd layout -q --out FILE --json REPORT}: the program runs on stock Java with the layout
+     * probe, and vbd writes the layout and the report; its report on stdout.
+     */
+    public Outcome findLayout(Path out, Path report, String... options) {
+        List<String> cmd = new ArrayList<>(vbdPrefix("layout"));
+        cmd.addAll(List.of("-q", "--out", out.toString(), "--json", report.toString()));
+        cmd.addAll(List.of(options));
+        cmd.add("--");
+        cmd.add(jvm.launcher().toString());
+        cmd.addAll(javaArgs());
+        return execute("vbd layout", cmd, timeout);
     }
 
     /**

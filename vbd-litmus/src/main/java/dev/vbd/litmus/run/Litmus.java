@@ -83,13 +83,14 @@ public final class Litmus {
             if (!byConfig.containsKey("vbd")) throw new IOException("no results of a vbd run under " + o.from);
             minutes = Double.NaN;
         } else {
-            System.err.printf("vbd litmus: %d tests, %s mode, JDK %s%s; reports in %s%n",
-                    tests.size(), o.preset.id(), jcstress.javaVersion(), o.safeConstruction() ? ", vbd in safe construction" : "", out);
+            System.err.printf("vbd litmus: %d tests, %s mode, JDK %s%s%s; reports in %s%n",
+                    tests.size(), o.preset.id(), jcstress.javaVersion(), o.safeConstruction() ? ", vbd in safe construction" : "",
+                    o.layout == null ? "" : ", fields laid out as " + o.layout.getFileName() + " says", out);
             if (leftOut > 0) {
                 System.err.printf("vbd litmus: %d tests left out: they race only where every field mode rewrites alike "
                         + "(@SameInEveryFieldMode); --tests runs them%n", leftOut);
             }
-            VbdArgs.Forks forks = VbdArgs.of(home, o.java, harness, o.agent, o.mode, o.fields, o.optimise);
+            VbdArgs.Forks forks = VbdArgs.of(home, o.java, harness, o.agent, o.mode, o.fields, o.optimise, o.layout);
             byConfig.put("vbd", collect("vbd", forks, tests, o.preset, jcstress));
             if (o.stock) {
                 byConfig.put("stock", collect("stock", new VbdArgs.Forks(o.java, List.of()), tests, o.preset, jcstress));

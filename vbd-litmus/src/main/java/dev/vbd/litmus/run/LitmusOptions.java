@@ -41,6 +41,8 @@ final class LitmusOptions {
             + "locking, and jcstress runs every test with it on and off)")
     boolean defaultLocking;
     Path json;
+    /** {@code --layout}: the forks run with this layout, as {@code vbd run --layout}; null for none. */
+    Path layout;
     /** {@code --tests}; null for the default: every test, or under safe construction those {@link #safeConstruction()} selects. */
     Pattern tests;
     @Option(names = "--java", order = 10, paramLabel = "JAVA", description = "the java launcher of the JDK to test (default: java on the PATH)")
@@ -80,6 +82,14 @@ final class LitmusOptions {
     private void optimise(String v) {
         optimise = among("--optimise", v, "all", "constructors", "local-arrays", "none");
         optimiseGiven = true;
+    }
+
+    @Option(names = "--layout", order = 7, paramLabel = "FILE", description = "the tests' fields laid out as FILE says, as "
+            + "'vbd run --layout' (docs/layout.md); 'contended dev.vbd.litmus.**#*' pads every field of every test apart")
+    private void layout(String v) {
+        Path p = Path.of(nonEmpty("--layout", v)).toAbsolutePath();
+        if (!Files.isRegularFile(p)) throw new ParameterException(spec.commandLine(), "layout '" + v + "' does not exist");
+        layout = p;
     }
 
     @Option(names = "--json", order = 7, paramLabel = "FILE", description = "write the results as JSON")

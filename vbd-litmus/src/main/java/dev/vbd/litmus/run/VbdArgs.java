@@ -22,11 +22,12 @@ final class VbdArgs {
     /** The host's launcher, and the options every fork is given before its own. */
     record Forks(String host, List<String> prepend) {}
 
-    /** {@code agent}: the forks rewrite with vbd's agent, as {@code bin/vbd run --agent} does. */
-    static Forks of(Path home, String java, Path relaxed, boolean agent, String mode, String fields, String optimise)
+    /** {@code agent}: the forks rewrite with vbd's agent, as {@code bin/vbd run --agent} does; {@code layout}: {@code --layout}, or null. */
+    static Forks of(Path home, String java, Path relaxed, boolean agent, String mode, String fields, String optimise, Path layout)
             throws IOException {
         List<String> args = new ArrayList<>(List.of("--relaxed", relaxed.toString()));
         if (agent) args.add("--agent");
+        if (layout != null) args.addAll(List.of("--layout", layout.toString()));
         args.addAll(List.of("--mode", mode));
         if (mode.equals("sc")) {
             args.addAll(List.of("--fields", fields)); // whatever $VBD_FIELDS says

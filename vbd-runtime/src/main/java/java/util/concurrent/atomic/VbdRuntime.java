@@ -83,6 +83,29 @@ public final class VbdRuntime {
     }
 
     /**
+     * The index of element {@code index} in an array a layout gives a stride ({@code vbd run --layout}):
+     * {@code index * stride}, or -1 for an index that is out of every such array's range, so that an
+     * access out of range still throws ArrayIndexOutOfBoundsException.
+     */
+    @Hidden
+    @ForceInline
+    public static int stridedIndex(int index, int stride) {
+        return index >= 0 && index <= Integer.MAX_VALUE / stride ? index * stride : -1;
+    }
+
+    /**
+     * The length to allocate for an array of {@code length} elements with a stride: a negative length
+     * stays negative (NegativeArraySizeException), and one too long to spread asks for more than any
+     * array can hold (OutOfMemoryError).
+     */
+    @Hidden
+    @ForceInline
+    public static int stridedLength(int length, int stride) {
+        if (length < 0) return length;
+        return length <= Integer.MAX_VALUE / stride ? length * stride : Integer.MAX_VALUE;
+    }
+
+    /**
      * The name of the volatile mode of a weak-mode method of {@code jdk.internal.misc.Unsafe} on a
      * heap location ({@code (Object, long, ...)}), or null when the method is no such weak mode.
      * Rewritten call sites are renamed the same way; this answers for the paths that reach the
