@@ -1,5 +1,10 @@
 package dev.vbd.apps;
 
+import dev.vbd.apps.sharing.PipelineStats;
+import dev.vbd.apps.sharing.RingBuffer;
+import dev.vbd.apps.sharing.SlotArray;
+import dev.vbd.apps.sharing.WorkerCounters;
+
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,17 +29,39 @@ public enum App {
     JAVAC(JavacCompile.class, List.of(), Map.of()),
     FOP(FopRender.class, List.of("-Djava.awt.headless=true"), Map.of()),
     JETTY(JettyServe.class, List.of(), Map.of()),
-    SPARK_MLLIB(SparkMllib.class, SparkWordCount.JVM_OPTIONS, SparkWordCount.ENVIRONMENT);
+    SPARK_MLLIB(SparkMllib.class, SparkWordCount.JVM_OPTIONS, SparkWordCount.ENVIRONMENT),
+    // the false-sharing suite (docs/layout.md), each beside the fix a programmer would make by hand
+    FS_STATS(PipelineStats.class, Suite.FALSE_SHARING),
+    FS_STATS_FIXED(PipelineStats.Fixed.class, Suite.FALSE_SHARING),
+    FS_COUNTERS(WorkerCounters.class, Suite.FALSE_SHARING),
+    FS_COUNTERS_FIXED(WorkerCounters.Fixed.class, Suite.FALSE_SHARING),
+    FS_SLOTS(SlotArray.class, Suite.FALSE_SHARING),
+    FS_SLOTS_FIXED(SlotArray.Fixed.class, Suite.FALSE_SHARING),
+    FS_QUEUE(RingBuffer.class, Suite.FALSE_SHARING),
+    FS_QUEUE_FIXED(RingBuffer.Fixed.class, Suite.FALSE_SHARING);
+
+    /** The real applications, the bench's headline and control suite; or the workloads with false sharing planted. */
+    public enum Suite { APPLICATIONS, FALSE_SHARING }
 
     public final Class<?> mainClass;
     public final List<String> jvmOptions;
     /** Environment variables the workload's JVM needs (added to the inherited environment). */
     public final Map<String, String> environment;
+    public final Suite suite;
 
     App(Class<?> mainClass, List<String> jvmOptions, Map<String, String> environment) {
+        this(mainClass, jvmOptions, environment, Suite.APPLICATIONS);
+    }
+
+    App(Class<?> mainClass, Suite suite) {
+        this(mainClass, List.of(), Map.of(), suite);
+    }
+
+    App(Class<?> mainClass, List<String> jvmOptions, Map<String, String> environment, Suite suite) {
         this.mainClass = mainClass;
         this.jvmOptions = jvmOptions;
         this.environment = environment;
+        this.suite = suite;
     }
 
     public String id() {

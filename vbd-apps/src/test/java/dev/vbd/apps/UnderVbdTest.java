@@ -31,6 +31,8 @@ class UnderVbdTest {
             case FOP -> new String[]{"--size", "8", "--threads", "2"};
             case JETTY -> new String[]{"--size", "300", "--threads", "2"};
             case SPARK_MLLIB -> new String[]{"--size", "2000", "--threads", "2"};
+            case FS_STATS, FS_STATS_FIXED, FS_COUNTERS, FS_COUNTERS_FIXED, FS_SLOTS, FS_SLOTS_FIXED, FS_QUEUE, FS_QUEUE_FIXED ->
+                    new String[]{"--size", "1", "--threads", "2", "--iterations", "2"};
         };
     }
 
@@ -53,6 +55,9 @@ class UnderVbdTest {
             case H2, LUCENE, JYTHON, SPARK -> true;
             case LUCENE_INDEX, XALAN, JAVAC, FOP, JETTY -> java.equals(Launcher.JDK17);
             case SPARK_MLLIB -> false;
+            // the false-sharing suite: small loops over a few fields, on one JDK; the fixes only with -Dvbd.apps.all=true
+            case FS_STATS, FS_COUNTERS, FS_SLOTS, FS_QUEUE -> java.equals(Launcher.JDK17);
+            case FS_STATS_FIXED, FS_COUNTERS_FIXED, FS_SLOTS_FIXED, FS_QUEUE_FIXED -> false;
         };
     }
 

@@ -3,6 +3,7 @@ package dev.vbd.bench;
 import dev.vbd.apps.App;
 import dev.vbd.apps.Workload;
 import dev.vbd.bench.control.StoreLoop;
+import dev.vbd.host.Command;
 import dev.vbd.host.Trees;
 
 import java.io.IOException;
@@ -91,7 +92,7 @@ public final class Bench {
             return Startup.run(repo, rest);
         }
         String stamp = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss'Z'").withZone(ZoneOffset.UTC).format(Instant.now());
-        BenchOptions o = BenchOptions.parse(args, WorkloadCatalog.names(), WorkloadCatalog.quickWorkload(),
+        BenchOptions o = BenchOptions.parse(args, WorkloadCatalog.names(), WorkloadCatalog.names(App.Suite.FALSE_SHARING), WorkloadCatalog.quickWorkload(),
                 repo.resolve("bench-results").resolve(stamp));
         return new Bench(repo, o).run();
     }
@@ -254,6 +255,7 @@ public final class Bench {
             vbdArgs.put(launchKey(c), VbdOptions.launchPrefix(repo, options.java, relaxed, c.vbdOptions(true), prepared));
         }
         advise(r, catalog, used, prepared);
+        layOut(r, catalog, used, prepared);
         for (Config c : used) {
             // a vbd configuration runs as bin/vbd run does: the prepared image's java, then its options
             List<String> launch = c.vbd ? vbdArgs.get(launchKey(c)) : List.of(options.java);
@@ -345,6 +347,45 @@ public final class Bench {
             }
         }
     }
+
+    /**
+     * Runs {@code bin/vbd layout} on each workload at its training size (the quick run's, with the
+     * headline thread count), once; the layout configuration then runs each workload with the layout
+     * found for it, on the prepared JDK of the vbd configuration (a layout changes only the program's
+     * classes).
+     */
+    private void layOut(RunRecord r, WorkloadCatalog catalog, Set<Config> used, int prepared) throws IOException, InterruptedException {
+        if (!used.contains(Config.VBD_LAYOUT)) return;
+        Path dir = options.out.resolve("layouts");
+        Files.createDirectories(dir);
+        for (WorkloadSpec w : r.workloads) {
+            WorkloadSpec training = catalog.spec(w.id(), BenchOptions.Mode.QUICK, Map.of());
+            Path layout = dir.resolve(w.id() + ".layout");
+            Path log = dir.resolve(w.id() + ".log");
+            new Progress(err, List.of()).note("laying out " + w.id() + " from a run at its training size (" + training.size()
+                    + ", " + LAYOUT_ITERATIONS + " iterations): bin/vbd layout");
+            List<String> cmd = new ArrayList<>(List.of(repo.resolve("bin/vbd").toString(), "layout", "-q", "--out", layout.toString(),
+                    "--", options.java));
+            cmd.addAll(r.sharedFlags);
+            cmd.addAll(training.javaArgs(options.headlineThreads(), LAYOUT_ITERATIONS));
+            Map<String, String> env = new java.util.HashMap<>(System.getenv());
+            env.putAll(training.environment());
+            Command.Result run = Command.of(cmd).environment(env).outputTo(log).timeout(java.time.Duration.ofSeconds(Advising.TIMEOUT_S)).run();
+            if (run.status() != 0 || run.timedOut() || !Files.isRegularFile(layout)) {
+                r.warnings.add(w.id() + ": vbd layout " + (run.timedOut() ? "timed out" : "exited with status " + run.status())
+                        + " (see layouts/" + log.getFileName() + "); vbd+layout ran without a layout");
+                Files.writeString(layout, "# vbd layout wrote no layout: see " + log.getFileName() + "\n");
+            }
+            new Progress(err, List.of()).note(w.id() + ": " + countRules(layout) + " field" + (countRules(layout) == 1 ? "" : "s")
+                    + " to pad apart, in " + Math.round(run.elapsed().toNanos() / 1e9) + " s");
+            List<String> vbd = new ArrayList<>(Config.VBD_LAYOUT.vbdOptions(true));
+            vbd.addAll(List.of("--layout", layout.toString()));
+            r.advisedLaunch.put(Config.VBD_LAYOUT.id + "|" + w.id(), VbdOptions.launchPrefix(repo, options.java, null, vbd, prepared));
+        }
+    }
+
+    /** Iterations of a workload's run under {@code vbd layout}: the run's misses are counted over all of it. */
+    static final int LAYOUT_ITERATIONS = 3;
 
     /**
      * The quiet-machine check: the bench looks at the CPUs for a while before its first invocation

@@ -29,7 +29,8 @@ final class BenchArgs {
     boolean startup;
     @Option(names = "--dry-run", order = 6, description = "print the plan (invocations per workload and configuration), run nothing")
     boolean dryRun;
-    @Option(names = "--workloads", order = 7, paramLabel = "a,b", description = "workloads by name, or 'all'")
+    @Option(names = "--workloads", order = 7, paramLabel = "a,b", description = "workloads by name, 'all' (the real applications), "
+            + "or 'false-sharing' (the workloads with false sharing planted, each beside its fix by hand: docs/layout.md)")
     String workloads;
     @Option(names = "--configs", order = 8, paramLabel = "a,b", description = "among stock, stock-notiered, vbd, vbd+relaxed, "
             + "vbd-notiered, vbd-fenced, vbd-fenced+relaxed, vbd-speculative, vbd-safe-construction (not SC: --mode "

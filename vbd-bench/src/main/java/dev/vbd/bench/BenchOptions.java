@@ -90,6 +90,17 @@ public final class BenchOptions {
      * @throws CommandLines.HelpRequested for {@code -h} or {@code --help}
      */
     public static BenchOptions parse(List<String> args, List<String> known, String quickWorkload, Path defaultOut) {
+        return parse(args, known, List.of(), quickWorkload, defaultOut);
+    }
+
+    /**
+     * As above, with the suite of workloads with false sharing planted ({@code --workloads false-sharing}),
+     * which 'all' and the full run leave out.
+     */
+    public static BenchOptions parse(List<String> args, List<String> applications, List<String> falseSharing, String quickWorkload,
+                                     Path defaultOut) {
+        List<String> known = new ArrayList<>(applications);
+        known.addAll(falseSharing);
         BenchArgs a = new BenchArgs();
         CommandLines.parse(a, args);
         Mode mode = a.mode == null ? Mode.QUICK : a.mode;
@@ -103,7 +114,7 @@ public final class BenchOptions {
         // the sweep's figures are a trend, not the headline: one invocation fewer keeps the full run in budget
         int sweep = Math.max(2, inv - 1);
         int negative = full ? Math.max(FULL_NEGATIVE_INVOCATIONS, inv) : inv;
-        return new BenchOptions(mode, a.jmhOnly, a.dryRun, workloads(a.workloads, full, known, quickWorkload), configs(a.configs, full),
+        return new BenchOptions(mode, a.jmhOnly, a.dryRun, workloads(a.workloads, full, applications, falseSharing, quickWorkload), configs(a.configs, full),
                 a.relaxed, inv, sweep, negative, it, wu, threads(a.threads, full), sizes(a.sizes, known), a.heap, a.java, a.controls,
                 a.jmhOnly, a.out != null ? a.out : defaultOut, a.json, a.precision, maxInv, jmhSettings(a, full));
     }
@@ -133,9 +144,13 @@ public final class BenchOptions {
         return maxInv;
     }
 
-    private static List<String> workloads(String workloads, boolean full, List<String> known, String quickWorkload) {
-        if (workloads == null) return full ? List.copyOf(known) : List.of(quickWorkload);
-        if (workloads.equals("all")) return List.copyOf(known);
+    private static List<String> workloads(String workloads, boolean full, List<String> applications, List<String> falseSharing,
+                                          String quickWorkload) {
+        if (workloads == null) return full ? List.copyOf(applications) : List.of(quickWorkload);
+        if (workloads.equals("all")) return List.copyOf(applications);
+        if (workloads.equals("false-sharing") && !falseSharing.isEmpty()) return List.copyOf(falseSharing);
+        List<String> known = new ArrayList<>(applications);
+        known.addAll(falseSharing);
         return selected("--workloads", "workload", workloads, known);
     }
 

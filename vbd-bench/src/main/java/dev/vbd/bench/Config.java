@@ -65,7 +65,9 @@ public enum Config {
      * change the steady-state time.
      */
     VBD_ALL_RELAXED("vbd+all-relaxed", true, Relaxation.ALL, List.of(), "stock",
-            "negative control: under vbd with every class relaxed");
+            "negative control: under vbd with every class relaxed"),
+    /** Under vbd with the layout {@code bin/vbd layout} wrote from a run of the workload at its training size. */
+    VBD_LAYOUT("vbd+layout", "under vbd with the layout 'vbd layout' wrote from the workload's training size (docs/layout.md)");
 
     /** {@link #fields} of {@link #VBD_SAFE_CONSTRUCTION}, which {@link #vbdOptions} turns into {@code --mode safe-construction}. */
     static final String SAFE_CONSTRUCTION = "safe-construction";
@@ -92,6 +94,8 @@ public enum Config {
     public final int advisedRules;
     /** With {@link Relaxation#ADVISED}: what one rule relaxes, {@code bin/vbd advise --scope method|class|package}. */
     public final String adviceScope;
+    /** Whether the workload runs with the layout {@code bin/vbd layout} found for it ({@code bin/vbd run --layout}). */
+    public final boolean layout;
 
     Config(String id, boolean vbd, Relaxation relaxation, List<String> flags, String baseline, String description) {
         this(id, vbd, relaxation, "volatile", flags, baseline, description);
@@ -116,12 +120,22 @@ public enum Config {
 
     Config(String id, boolean vbd, Relaxation relaxation, String fields, String optimise, List<String> flags,
            String baseline, String description) {
-        this(id, vbd, relaxation, fields, optimise, flags, baseline, description, 0, "method");
+        this(id, vbd, relaxation, fields, optimise, flags, baseline, description, 0, "method", false);
+    }
+
+    Config(String id, String description) {
+        this(id, true, Relaxation.NONE, "volatile", "all", List.of(), "stock", description, 0, "method", true);
     }
 
     Config(String id, boolean vbd, Relaxation relaxation, String fields, String optimise, List<String> flags,
            String baseline, String description, int advisedRules, String adviceScope) {
+        this(id, vbd, relaxation, fields, optimise, flags, baseline, description, advisedRules, adviceScope, false);
+    }
+
+    Config(String id, boolean vbd, Relaxation relaxation, String fields, String optimise, List<String> flags,
+           String baseline, String description, int advisedRules, String adviceScope, boolean layout) {
         this.id = id;
+        this.layout = layout;
         this.advisedRules = advisedRules;
         this.adviceScope = adviceScope;
         this.fields = fields;

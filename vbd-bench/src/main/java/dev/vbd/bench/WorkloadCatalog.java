@@ -39,8 +39,18 @@ public final class WorkloadCatalog {
         }
     }
 
-    /** Names of the workloads of vbd-apps, in the order of {@link App}. */
+    /** Names of the real applications of vbd-apps, in the order of {@link App}: what 'all' runs. */
     public static List<String> names() {
+        return names(App.Suite.APPLICATIONS);
+    }
+
+    /** Names of the workloads of one suite, in the order of {@link App}. */
+    public static List<String> names(App.Suite suite) {
+        return Arrays.stream(App.values()).filter(a -> a.suite == suite).map(App::id).toList();
+    }
+
+    /** Names of every workload a run can name. */
+    public static List<String> known() {
         return Arrays.stream(App.values()).map(App::id).toList();
     }
 
