@@ -57,7 +57,9 @@ class ProfileTest {
         }
         Profile all = Profile.read(List.of(new Profile.Recording(file, null)));
         Profile after = Profile.read(List.of(new Profile.Recording(file, mark)));
-        assertTrue(all.samples(WARM) > 20 && all.samples(STEADY) > 20, "both halves sampled: " + all.samples);
+        // JFR keeps its period only on an idle machine: a loaded one gave 18 samples where 400 were asked for;
+        // what is asserted below needs each half sampled, not how often
+        assertTrue(all.samples(WARM) > 5 && all.samples(STEADY) > 5, "both halves sampled: " + all.samples);
         assertEquals(0, after.samples(WARM), "the warm-up left out: " + after.samples);
         assertEquals(all.samples(STEADY), after.samples(STEADY), "the steady state kept whole");
         assertTrue(after.total() < all.total(), after.total() + " of " + all.total());
