@@ -68,6 +68,8 @@ final class Options {
     String scope;
     /** {@code layout --min-misses}: a finding with fewer misses in the model is left out. */
     Integer minMisses;
+    /** {@code layout --min-rate}: a finding with fewer misses a second of the run is left out. */
+    Integer minRate;
     /** {@code layout --trials}: runs under vbd with the layout, and as many without, to measure what it gives. */
     Integer trials;
     /** {@code bisect --fail-regex}: a run whose output (stdout or stderr) has a line it matches failed. */
@@ -248,6 +250,12 @@ final class Options {
             + "in the model of the run (default: " + LayoutCommand.DEFAULT_MIN_MISSES + ")")
     private void minMisses(String value) throws UsageException {
         minMisses = positive("--min-misses", "misses", value);
+    }
+
+    @Option(names = "--min-rate", paramLabel = "N", description = "layout: report only what cost at least N coherence misses a "
+            + "second of the run (default: " + LayoutCommand.DEFAULT_MIN_RATE + ", about 0.2% of a core's time)")
+    private void minRate(String value) throws UsageException {
+        minRate = positive("--min-rate", "misses a second", value);
     }
 
     @Option(names = "--trials", paramLabel = "N", description = "layout: then N runs of the program under vbd with the layout "

@@ -17,7 +17,7 @@ enum Verb {
             "run the program profiled and observed, then write the relaxed scopes where SC costs most and no access can race "
                     + "(docs/advise.md); as many runs under vbd and under the advice check it and measure what it gives back"),
     // its trials run under vbd as run does
-    LAYOUT("layout", "java ARGS", with(Options.COMMON, List.of("--out", "--json", "--min-misses", "--trials"), List.of("--relaxed")),
+    LAYOUT("layout", "java ARGS", with(Options.COMMON, List.of("--out", "--json", "--min-misses", "--min-rate", "--trials"), List.of("--relaxed")),
             "run the program watched on stock Java, then report the cache lines its threads share falsely (two fields, "
                     + "neighbouring objects, an array's elements, statics), and write the layout that pads the fields apart "
                     + "for 'vbd run --layout' (docs/layout.md)"),

@@ -101,6 +101,7 @@ class OptionsTest {
         assertEquals(good.toAbsolutePath(), parse(Verb.JVM_ARGS, "--layout", good.toString(), "--", "java").layout);
         assertEquals("'vbd advise' does not take option '--layout'", error(Verb.ADVISE, "--layout", good.toString(), "--", "java"));
         assertEquals("--min-misses takes a positive number of misses, got '0'", error(Verb.LAYOUT, "--min-misses", "0", "--", "java"));
+        assertEquals("--min-rate takes a positive number of misses a second, got 'high'", error(Verb.LAYOUT, "--min-rate", "high", "--", "java"));
         assertEquals("'vbd layout' does not take option '--relaxed'", error(Verb.LAYOUT, "--relaxed", good.toString(), "--", "java"));
     }
 
