@@ -376,8 +376,9 @@ public final class Bench {
                         + " (see layouts/" + log.getFileName() + "); vbd+layout ran without a layout");
                 Files.writeString(layout, "# vbd layout wrote no layout: see " + log.getFileName() + "\n");
             }
-            new Progress(err, List.of()).note(w.id() + ": " + countRules(layout) + " field" + (countRules(layout) == 1 ? "" : "s")
-                    + " to pad apart, in " + Math.round(run.elapsed().toNanos() / 1e9) + " s");
+            int rules = countRules(layout);
+            new Progress(err, List.of()).note(w.id() + ": " + rules + " rule" + (rules == 1 ? "" : "s")
+                    + " (fields to pad apart, arrays to stride), in " + Math.round(run.elapsed().toNanos() / 1e9) + " s");
             List<String> vbd = new ArrayList<>(Config.VBD_LAYOUT.vbdOptions(true));
             vbd.addAll(List.of("--layout", layout.toString()));
             r.advisedLaunch.put(Config.VBD_LAYOUT.id + "|" + w.id(), VbdOptions.launchPrefix(repo, options.java, null, vbd, prepared));

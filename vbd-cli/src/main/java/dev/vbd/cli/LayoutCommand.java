@@ -67,7 +67,7 @@ final class LayoutCommand {
         List<String> cmd = new ArrayList<>(List.of(java, "-Xbootclasspath/a:" + jar,
                 "-javaagent:" + jar + "=" + VbdAgent.LAYOUT + URLEncoder.encode(work.toString(), StandardCharsets.UTF_8)));
         cmd.addAll(args);
-        progress("watching the program's accesses on stock Java ... ");
+        progress("vbd: layout: watching the program's accesses on stock Java ... ");
         long start = System.nanoTime();
         Path stdout = work.resolve("watched.out");
         Path stderr = work.resolve("watched.err");
@@ -154,7 +154,7 @@ final class LayoutCommand {
         List<String> withCmd = Main.launchCommand(o.withLayout(layout), java, args, null);
         List<String> withoutCmd = Main.launchCommand(o.withLayout(null), java, args, null);
         for (int k = 0; k < n; k++) {
-            progress("trial " + (k + 1) + "/" + n + " under vbd without the layout ... ");
+            progress("vbd: layout: trial " + (k + 1) + "/" + n + " under vbd without the layout ... ");
             without[k] = timed(withoutCmd, "without-" + k);
             progress(String.format(Locale.ROOT, "%.2f s, with it ... ", without[k]));
             with[k] = timed(withCmd, "with-" + k);
@@ -193,7 +193,7 @@ final class LayoutCommand {
     }
 
     private void progress(String s) {
-        if (!o.quiet) System.err.print(s.startsWith("trial") || s.startsWith("watching") ? "vbd: layout: " + s : s);
+        if (!o.quiet) System.err.print(s);
     }
 
     private static int failed(String name, int status, Path err) throws IOException {

@@ -1,7 +1,6 @@
 package dev.vbd.agent.layout;
 
 import java.lang.instrument.Instrumentation;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

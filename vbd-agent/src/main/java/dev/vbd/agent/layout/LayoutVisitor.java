@@ -17,7 +17,6 @@ final class LayoutVisitor extends ClassVisitor {
     private static final String PROBE = Type.getInternalName(LayoutProbe.class);
 
     private final Targets targets;
-    private String owner;
     private String dotted;
     private String sourceFile;
     private int version;
@@ -29,7 +28,6 @@ final class LayoutVisitor extends ClassVisitor {
 
     @Override
     public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-        this.owner = name;
         this.dotted = name.replace('/', '.');
         this.version = version & 0xFFFF;
         super.visit(version, access, name, signature, superName, interfaces);

@@ -2,7 +2,6 @@ package dev.vbd.agent.layout;
 
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -108,14 +107,4 @@ final class Targets {
         return count++;
     }
 
-    synchronized int size() {
-        return count;
-    }
-
-    /** Every target, by number. */
-    synchronized Map<Integer, Target> all() {
-        Map<Integer, Target> m = new LinkedHashMap<>();
-        for (int i = 0; i < count; i++) m.put(i, targets[i]);
-        return m;
-    }
 }

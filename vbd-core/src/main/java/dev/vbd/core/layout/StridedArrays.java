@@ -58,11 +58,13 @@ public final class StridedArrays {
     private static final String INDEX = "stridedIndex";
     private static final String LENGTH = "stridedLength";
 
-    /** One rule's verdict: null for a rule that applies, else why not. */
-    private record Verdict(Layout.Stride rule, String refused) {}
+    /** One rule's verdict: {@code refused} null for a rule that applies, else why not. */
+    private record Verdict(String refused) {}
 
     private final Layout layout;
     private final Map<String, Verdict> verdicts = new ConcurrentHashMap<>();
+    /** Each rule's class's nest host, read once: every class the program loads is asked about every rule. */
+    private final Map<String, String> ownerHosts = new ConcurrentHashMap<>();
     private final Consumer<String> warnings;
 
     /** {@code warnings}: where a rule left out is said, once per rule. */
@@ -81,8 +83,14 @@ public final class StridedArrays {
         String host = nestHost(new ClassReader(bytes), internalName);
         Map<String, Integer> fields = new HashMap<>();
         for (Layout.Stride rule : layout.strides()) {
-            byte[] ownerBytes = rule.owner().equals(internalName) ? bytes : source.find(rule.owner());
-            if (ownerBytes == null || !nestHost(new ClassReader(ownerBytes), rule.owner()).equals(host)) continue;
+            String ownerHost = ownerHosts.get(rule.owner());
+            if (ownerHost == null) {
+                byte[] ownerBytes = rule.owner().equals(internalName) ? bytes : source.find(rule.owner());
+                if (ownerBytes == null) continue;
+                ownerHost = nestHost(new ClassReader(ownerBytes), rule.owner());
+                ownerHosts.put(rule.owner(), ownerHost);
+            }
+            if (!ownerHost.equals(host)) continue;
             Verdict v = verdicts.computeIfAbsent(rule.owner() + "#" + rule.field(), k -> judge(rule, host, internalName, bytes, source));
             if (v.refused() == null) fields.put(rule.owner() + "#" + rule.field(), rule.stride());
         }
@@ -95,7 +103,7 @@ public final class StridedArrays {
             warnings.accept("the layout's stride for " + rule.owner().replace('/', '.') + "#" + rule.field()
                     + " is left out: " + refused);
         }
-        return new Verdict(rule, refused);
+        return new Verdict(refused);
     }
 
     private static String refusal(Layout.Stride rule, String host, String internalName, byte[] bytes, ClassBytesSource source) {
