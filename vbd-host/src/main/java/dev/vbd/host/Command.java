@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -176,16 +178,39 @@ public final class Command {
 
     /**
      * Stops a process and every process it started: asked first (SIGTERM) when {@code grace} is
-     * positive, killed once it has not ended within it. Returns when the process has ended.
+     * positive, killed once it has not ended within it. Returns when the process and those it started
+     * have ended: a descendant asked to stop can outlive its parent by a moment, which a caller that
+     * goes on to reuse what it held (a port, a directory) must not see.
      */
     public static void stop(Process p, Duration grace) throws InterruptedException {
+        // taken now: once the process has ended, the processes it started are no longer its descendants
+        List<ProcessHandle> tree = tree(p);
         if (!grace.isZero()) {
-            List<ProcessHandle> tree = tree(p);
             tree.forEach(ProcessHandle::destroy);
-            if (p.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) return;
+            if (p.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS) && ended(tree, grace)) return;
+            tree.addAll(tree(p));
         }
-        tree(p).forEach(ProcessHandle::destroyForcibly);
+        tree.forEach(ProcessHandle::destroyForcibly);
         p.waitFor();
+        ended(tree, KILLED);
+    }
+
+    /** How long a killed process may take to be gone: the kernel's, never the program's, time. */
+    private static final Duration KILLED = Duration.ofSeconds(10);
+
+    /** Whether every process of {@code tree} ended within {@code limit}. */
+    private static boolean ended(List<ProcessHandle> tree, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        for (ProcessHandle h : tree) {
+            try {
+                h.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                return false;
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("waiting for process " + h.pid(), e);
+            }
+        }
+        return true;
     }
 
     private static List<ProcessHandle> tree(Process p) {
