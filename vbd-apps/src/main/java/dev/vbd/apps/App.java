@@ -1,5 +1,6 @@
 package dev.vbd.apps;
 
+import dev.vbd.apps.sharing.LinearRegression;
 import dev.vbd.apps.sharing.PipelineStats;
 import dev.vbd.apps.sharing.RingBuffer;
 import dev.vbd.apps.sharing.SlotArray;
@@ -38,7 +39,9 @@ public enum App {
     FS_SLOTS(SlotArray.class, Suite.FALSE_SHARING),
     FS_SLOTS_FIXED(SlotArray.Fixed.class, Suite.FALSE_SHARING),
     FS_QUEUE(RingBuffer.class, Suite.FALSE_SHARING),
-    FS_QUEUE_FIXED(RingBuffer.Fixed.class, Suite.FALSE_SHARING);
+    FS_QUEUE_FIXED(RingBuffer.Fixed.class, Suite.FALSE_SHARING),
+    FS_LINREG(LinearRegression.class, Suite.FALSE_SHARING),
+    FS_LINREG_FIXED(LinearRegression.Fixed.class, Suite.FALSE_SHARING);
 
     /** The real applications, the bench's headline and control suite; or the workloads with false sharing planted. */
     public enum Suite { APPLICATIONS, FALSE_SHARING }

@@ -31,7 +31,8 @@ class UnderVbdTest {
             case FOP -> new String[]{"--size", "8", "--threads", "2"};
             case JETTY -> new String[]{"--size", "300", "--threads", "2"};
             case SPARK_MLLIB -> new String[]{"--size", "2000", "--threads", "2"};
-            case FS_STATS, FS_STATS_FIXED, FS_COUNTERS, FS_COUNTERS_FIXED, FS_SLOTS, FS_SLOTS_FIXED, FS_QUEUE, FS_QUEUE_FIXED ->
+            case FS_STATS, FS_STATS_FIXED, FS_COUNTERS, FS_COUNTERS_FIXED, FS_SLOTS, FS_SLOTS_FIXED, FS_QUEUE, FS_QUEUE_FIXED,
+                 FS_LINREG, FS_LINREG_FIXED ->
                     new String[]{"--size", "1", "--threads", "2", "--iterations", "2"};
         };
     }
@@ -56,8 +57,8 @@ class UnderVbdTest {
             case LUCENE_INDEX, XALAN, JAVAC, FOP, JETTY -> java.equals(Launcher.JDK17);
             case SPARK_MLLIB -> false;
             // the false-sharing suite: small loops over a few fields, on one JDK; the fixes only with -Dvbd.apps.all=true
-            case FS_STATS, FS_COUNTERS, FS_SLOTS, FS_QUEUE -> java.equals(Launcher.JDK17);
-            case FS_STATS_FIXED, FS_COUNTERS_FIXED, FS_SLOTS_FIXED, FS_QUEUE_FIXED -> false;
+            case FS_STATS, FS_COUNTERS, FS_SLOTS, FS_QUEUE, FS_LINREG -> java.equals(Launcher.JDK17);
+            case FS_STATS_FIXED, FS_COUNTERS_FIXED, FS_SLOTS_FIXED, FS_QUEUE_FIXED, FS_LINREG_FIXED -> false;
         };
     }
 

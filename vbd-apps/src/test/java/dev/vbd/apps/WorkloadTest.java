@@ -51,7 +51,8 @@ class WorkloadTest {
      */
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = App.class, names = {"H2", "LUCENE", "JYTHON", "LUCENE_INDEX", "XALAN", "FOP", "JETTY",
-            "FS_STATS", "FS_STATS_FIXED", "FS_COUNTERS", "FS_COUNTERS_FIXED", "FS_SLOTS", "FS_SLOTS_FIXED", "FS_QUEUE", "FS_QUEUE_FIXED"})
+            "FS_STATS", "FS_STATS_FIXED", "FS_COUNTERS", "FS_COUNTERS_FIXED", "FS_SLOTS", "FS_SLOTS_FIXED", "FS_QUEUE", "FS_QUEUE_FIXED",
+            "FS_LINREG", "FS_LINREG_FIXED"})
     void resultDoesNotDependOnThreadCount(App app) throws Exception {
         String size = UnderVbdTest.smallArgs(app)[1];
         Launcher.Result one = Launcher.run(app, Launcher.javaCommand(app, Launcher.JDK17,
