@@ -3,6 +3,7 @@ package dev.vbd.bench;
 import dev.vbd.host.Stats.Estimate;
 import dev.vbd.host.Stats;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
@@ -63,6 +64,42 @@ final class Analysis {
         double[] den = scores(workload, base, threads);
         if (num.length == 0 || den.length == 0) return null;
         return Stats.ratioCi(num, den);
+    }
+
+    /** The geometric mean of config / its baseline over {@code workloads}, with its interval; null where none has both. */
+    Estimate geomean(Config config, List<String> workloads, int threads) {
+        Config base = config.baselineConfig();
+        if (base == null) return null;
+        List<double[]> nums = new ArrayList<>();
+        List<double[]> dens = new ArrayList<>();
+        for (String w : workloads) {
+            double[] num = scores(w, config, threads);
+            double[] den = scores(w, base, threads);
+            if (num.length == 0 || den.length == 0) continue;
+            nums.add(num);
+            dens.add(den);
+        }
+        return nums.isEmpty() ? null : Stats.geomeanCi(nums, dens);
+    }
+
+    /**
+     * The share of the gain a fix by hand ({@code fixed}, the workload's fixed variant, under {@code base})
+     * that {@code repair} brings to the workload itself: (base - repair) / (base - base fixed); null unless
+     * all three ran.
+     */
+    Estimate share(String workload, String fixed, Config repair, Config base, int threads) {
+        double[] a = scores(workload, base, threads);
+        double[] b = scores(fixed, base, threads);
+        double[] c = scores(workload, repair, threads);
+        if (a.length == 0 || b.length == 0 || c.length == 0) return null;
+        return Stats.linearRatioCi(new double[][] {a, b, c}, new double[] {1, 0, -1}, new double[] {1, -1, 0});
+    }
+
+    /** One workload's score under {@code num} over another's under {@code den}; null unless both ran. */
+    Estimate across(String numWorkload, Config num, String denWorkload, Config den, int threads) {
+        double[] a = scores(numWorkload, num, threads);
+        double[] b = scores(denWorkload, den, threads);
+        return a.length == 0 || b.length == 0 ? null : Stats.ratioCi(a, b);
     }
 
     private double[] values(String workload, Config config, int threads, ToDoubleFunction<Measurement> f) {

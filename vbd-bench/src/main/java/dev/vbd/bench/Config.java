@@ -123,8 +123,9 @@ public enum Config {
         this(id, vbd, relaxation, fields, optimise, flags, baseline, description, 0, "method", false);
     }
 
+    /** A layout's configuration: against vbd, whose rewrite it is with the layout's fields moved. */
     Config(String id, String description) {
-        this(id, true, Relaxation.NONE, "volatile", "all", List.of(), "stock", description, 0, "method", true);
+        this(id, true, Relaxation.NONE, "volatile", "all", List.of(), "vbd", description, 0, "method", true);
     }
 
     Config(String id, boolean vbd, Relaxation relaxation, String fields, String optimise, List<String> flags,

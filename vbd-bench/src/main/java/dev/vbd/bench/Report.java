@@ -57,6 +57,8 @@ final class Report {
         j.put("warnings", r.warnings);
         if (r.precision != null) j.put("precision", precisionJson(r));
         if (!r.advice.isEmpty()) j.put("advice", adviceJson(r));
+        List<Object> repair = repairJson(r, t);
+        if (!repair.isEmpty()) j.put("repair", repair);
         j.put("quiet_check", map("busy_before", r.busyBefore, "busy_between", r.busyBetween));
         if (r.jmh != null) j.put("jmh", Micro.json(r.jmh, r.jmhSettings));
         j.put("run", run(r));
@@ -148,7 +150,9 @@ final class Report {
                     maxName = w.id();
                 }
             }
+            Estimate g = r.analysis.geomean(c, ids(r.completed()), t);
             m.put(c.id, map("baseline", c.baseline, "geomean", ratios.isEmpty() ? null : Stats.geomean(ratios),
+                    "geomean_ci95", g == null ? null : interval(g),
                     "max", ratios.isEmpty() ? null : max, "max_workload", maxName, "workloads", ratios.size()));
         }
         return m;
@@ -283,12 +287,13 @@ final class Report {
                     }
                     if (xs.isEmpty()) md.append(" |");
                     else if (which.equals("max")) md.append(String.format(Locale.ROOT, " **%.2f** (%s) |", best, arg));
-                    else md.append(String.format(Locale.ROOT, " **%.2f** |", Stats.geomean(xs)));
+                    else md.append(" **").append(ratio(r.analysis.geomean(c, ids(r.completed()), t))).append("** |");
                 }
                 md.append('\n');
             }
             md.append('\n');
             md.append("![relative time per workload](relative-time.png)\n\n");
+            repairTable(md, r, t);
             threadsTable(md, r);
             startupTable(md, r, t);
             cpuTable(md, r, t);
@@ -355,6 +360,76 @@ final class Report {
                     percent(o.precision), o.maxInvocations, reached, r.precision.size(), per));
         }
         return h.toString();
+    }
+
+    /** The fixed variant of a workload of the false-sharing suite ({@code NAME-fixed}), where the run measured both. */
+    private static List<String[]> fixedPairs(RunRecord r) {
+        List<String[]> out = new ArrayList<>();
+        List<String> ids = ids(r.completed());
+        for (String w : ids) {
+            if (ids.contains(w + FIXED)) out.add(new String[] {w, w + FIXED});
+        }
+        return out;
+    }
+
+    static final String FIXED = "-fixed";
+
+    /**
+     * Each workload with false sharing planted beside its fix by hand, under vbd: what the fix gains, what
+     * the layout vbd layout found gains, and the layout's share of the fix's gain; only where the run had
+     * both the fixed variants and the layout's configuration.
+     */
+    private static void repairTable(StringBuilder md, RunRecord r, int t) {
+        List<String[]> pairs = fixedPairs(r);
+        Config base = Config.VBD_LAYOUT.baselineConfig();
+        if (pairs.isEmpty() || !r.options.configs.contains(Config.VBD_LAYOUT)) return;
+        md.append("## The layout's repair against the fix by hand, ").append(t).append(t == 1 ? " thread" : " threads").append("\n\n")
+                .append("Under ").append(base.id).append(": each workload, its variant fixed by hand, and the workload with the layout")
+                .append(" `vbd layout` wrote for it. The repair's share of the fix's gain is (").append(base.id).append(" - ")
+                .append(Config.VBD_LAYOUT.id).append(") / (").append(base.id).append(" - ").append(base.id)
+                .append(", fixed), with its 95% interval by Fieller's theorem; it means something only where the fix gains beyond")
+                .append(" its interval.\n\n");
+        md.append("| workload | ").append(base.id).append(" | ").append(base.id).append(", fixed | ").append(Config.VBD_LAYOUT.id)
+                .append(" | fixed / ").append(base.id).append(" | ").append(Config.VBD_LAYOUT.id).append(" / ").append(base.id)
+                .append(" | the fix gains beyond its interval | repair's share of the fix's gain |\n|---|---:|---:|---:|---:|---:|---|---:|\n");
+        for (String[] p : pairs) {
+            Estimate fixed = r.analysis.across(p[1], base, p[0], base, t);
+            Estimate share = r.analysis.share(p[0], p[1], Config.VBD_LAYOUT, base, t);
+            md.append("| ").append(p[0]).append(" | ").append(seconds(r.analysis.score(p[0], base, t))).append(" | ")
+                    .append(seconds(r.analysis.score(p[1], base, t))).append(" | ").append(seconds(r.analysis.score(p[0], Config.VBD_LAYOUT, t)))
+                    .append(" | ").append(ratio(fixed)).append(" | ").append(ratio(r.analysis.ratio(p[0], Config.VBD_LAYOUT, t)))
+                    .append(" | ").append(fixed == null ? "" : gains(fixed) ? "yes" : "no").append(" | ").append(percentInterval(share)).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static List<Object> repairJson(RunRecord r, int t) {
+        List<Object> out = new ArrayList<>();
+        Config base = Config.VBD_LAYOUT.baselineConfig();
+        if (!r.options.configs.contains(Config.VBD_LAYOUT)) return out;
+        for (String[] p : fixedPairs(r)) {
+            Estimate fixed = r.analysis.across(p[1], base, p[0], base, t);
+            Estimate share = r.analysis.share(p[0], p[1], Config.VBD_LAYOUT, base, t);
+            if (fixed == null || share == null) continue;
+            out.add(map("workload", p[0], "fixed", p[1], "under", base.id, "fixed_ratio", fixed.value(), "fixed_ci95", interval(fixed),
+                    "fix_gains", gains(fixed), "share", share.value(), "share_ci95", interval(share)));
+        }
+        return out;
+    }
+
+    /** Whether a ratio's interval lies wholly below 1. */
+    private static boolean gains(Estimate e) {
+        return e.bounded() && e.hi() < 1;
+    }
+
+    static String percentInterval(Estimate e) {
+        if (e == null) return "";
+        if (!e.bounded()) return percent(e.value()) + " [no finite interval]";
+        return percent(e.value()) + " [" + percent(e.lo()) + ", " + percent(e.hi()) + "]";
+    }
+
+    private static List<String> ids(List<WorkloadSpec> ws) {
+        return ws.stream().map(WorkloadSpec::id).toList();
     }
 
     private static void threadsTable(StringBuilder md, RunRecord r) {

@@ -136,6 +136,55 @@ class ReportTest {
     }
 
     @Test
+    void theGeometricMeanCarriesItsInterval() throws Exception {
+        JsonNode g = new ObjectMapper().readTree(Json.write(Report.json(record()))).get("by_config").get("vbd");
+        double mean = g.get("geomean").asDouble();
+        assertTrue(g.get("geomean_ci95").get(0).asDouble() < mean && mean < g.get("geomean_ci95").get(1).asDouble(), g.toString());
+        assertTrue(Report.markdown(record()).lines().anyMatch(l -> l.startsWith("| **geometric mean** |")
+                && l.contains(String.format(java.util.Locale.ROOT, "**%.2f [", mean))), Report.markdown(record()));
+    }
+
+    /** The false-sharing suite: each workload beside its fix by hand, under vbd and with the layout vbd layout wrote. */
+    @Test
+    void theRepairStandsAgainstTheFixByHand() throws Exception {
+        RunRecord r = new RunRecord();
+        r.options = BenchOptions.parse(List.of("--configs", "stock,vbd,vbd+layout", "--threads", "2",
+                "--workloads", "fs-x,fs-x-fixed,fs-y,fs-y-fixed", "--invocations", "3"),
+                List.of("fs-x", "fs-x-fixed", "fs-y", "fs-y-fixed"), "fs-x", Path.of("/tmp/x"));
+        r.date = "2025-01-01T00:00:00Z";
+        r.machine = Map.of("cpu", "test cpu", "cores", 2);
+        r.jdk = Map.of("java.runtime.version", "17");
+        for (String w : List.of("fs-x", "fs-x-fixed", "fs-y", "fs-y-fixed")) r.workloads.add(spec(w));
+        r.headline = Config.VBD;
+        List<Measurement> ms = new ArrayList<>();
+        for (String w : List.of("fs-x", "fs-x-fixed", "fs-y", "fs-y-fixed")) add(ms, w, Config.STOCK, 2, 100, 101, 99);
+        // fs-x: the fix takes 500 ms to 100, the layout to 140: 90% of the gain
+        add(ms, "fs-x", Config.VBD, 2, 500, 510, 490);
+        add(ms, "fs-x-fixed", Config.VBD, 2, 100, 102, 98);
+        add(ms, "fs-x", Config.VBD_LAYOUT, 2, 140, 141, 139);
+        add(ms, "fs-x-fixed", Config.VBD_LAYOUT, 2, 100, 101, 99);
+        // fs-y: the fix gains nothing beyond its interval
+        add(ms, "fs-y", Config.VBD, 2, 300, 400, 200);
+        add(ms, "fs-y-fixed", Config.VBD, 2, 290, 390, 190);
+        add(ms, "fs-y", Config.VBD_LAYOUT, 2, 300, 400, 200);
+        add(ms, "fs-y-fixed", Config.VBD_LAYOUT, 2, 290, 390, 190);
+        r.analysis = new Analysis(ms);
+        String md = Report.markdown(r);
+        assertTrue(md.contains("| workload | size | stock | vbd | vbd+layout | vbd / stock | vbd+layout / vbd |"), md);
+        assertTrue(md.contains("## The layout's repair against the fix by hand, 2 threads"), md);
+        String x = md.lines().filter(l -> l.startsWith("| fs-x | 0.500")).findFirst().orElseThrow(() -> new AssertionError(md));
+        assertTrue(x.contains("| yes | 90.0% ["), x);
+        String y = md.lines().filter(l -> l.startsWith("| fs-y | 0.300")).findFirst().orElseThrow(() -> new AssertionError(md));
+        assertTrue(y.contains("| no |"), y);
+        JsonNode repair = new ObjectMapper().readTree(Json.write(Report.json(r))).get("repair");
+        assertEquals(2, repair.size());
+        assertEquals("fs-x", repair.get(0).get("workload").asText());
+        assertEquals(0.9, repair.get(0).get("share").asDouble(), 1e-9);
+        assertTrue(repair.get(0).get("fix_gains").asBoolean());
+        assertFalse(repair.get(1).get("fix_gains").asBoolean());
+    }
+
+    @Test
     void precisionIsReportedPerWorkload() throws Exception {
         RunRecord r = record();
         r.options = BenchOptions.parse(List.of("--configs", "stock,vbd,vbd+relaxed", "--threads", "1,2",

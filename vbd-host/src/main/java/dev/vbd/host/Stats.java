@@ -58,26 +58,90 @@ public final class Stats {
      * the variance of mean(num) - r * mean(den), since the two configurations' variances differ.
      */
     public static Estimate ratioCi(double[] num, double[] den) {
-        double a = mean(num);
-        double b = mean(den);
-        double r = a / b;
-        if (num.length < 2 || den.length < 2) return new Estimate(r, Double.NaN, Double.NaN);
-        double va = variance(num) / num.length;
-        double vb = variance(den) / den.length;
-        double df = welchDf(va, num.length, r * r * vb, den.length);
-        double t = tQuantile(0.975, df);
-        double g = t * t * vb / (b * b);
-        if (g >= 1) return new Estimate(r, Double.NaN, Double.NaN);
-        double half = (t / Math.abs(b)) * Math.sqrt(va * (1 - g) + r * r * vb);
-        return new Estimate(r, (r - half) / (1 - g), (r + half) / (1 - g));
+        return linearRatioCi(new double[][] {num, den}, new double[] {1, 0}, new double[] {0, 1});
     }
 
-    /** Welch-Satterthwaite degrees of freedom of the sum of two variances of means. */
-    static double welchDf(double v1, int n1, double v2, int n2) {
-        double num = (v1 + v2) * (v1 + v2);
-        double den = v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1);
-        if (den == 0) return n1 + n2 - 2;
-        return num / den;
+    /**
+     * N / D for two linear combinations of the means of independent samples, N = sum n[i] mean(samples[i])
+     * and D = sum d[i] mean(samples[i]), with its 95% interval by Fieller's theorem: the values r for which
+     * N - r D is not distinguishable from zero, whose variance is sum (n[i] - r d[i])^2 var(mean(samples[i])).
+     * The two may share samples, as (a - c) / (a - b) does: the share of a gain b brings that c brings too.
+     * Degrees of freedom: Welch-Satterthwaite over that sum at the point estimate. Unbounded (NaN) where D is
+     * not distinguishable from zero, or where a sample has fewer than two values.
+     */
+    public static Estimate linearRatioCi(double[][] samples, double[] n, double[] d) {
+        double top = 0;
+        double bottom = 0;
+        for (int i = 0; i < samples.length; i++) {
+            double m = mean(samples[i]);
+            top += n[i] * m;
+            bottom += d[i] * m;
+        }
+        double r = top / bottom;
+        double[] v = new double[samples.length];
+        double num = 0;
+        double den = 0;
+        for (int i = 0; i < samples.length; i++) {
+            if (samples[i].length < 2) return new Estimate(r, Double.NaN, Double.NaN);
+            v[i] = variance(samples[i]) / samples[i].length;
+            double term = (n[i] - r * d[i]) * (n[i] - r * d[i]) * v[i];
+            num += term;
+            den += term * term / (samples[i].length - 1);
+        }
+        int dfAll = -samples.length;
+        for (double[] xs : samples) dfAll += xs.length;
+        double t = tQuantile(0.975, den == 0 ? dfAll : num * num / den);
+        // (top - r bottom)^2 <= t^2 sum (n[i] - r d[i])^2 v[i], a quadratic a r^2 + b r + c <= 0
+        double vnn = 0;
+        double vnd = 0;
+        double vdd = 0;
+        for (int i = 0; i < samples.length; i++) {
+            vnn += n[i] * n[i] * v[i];
+            vnd += n[i] * d[i] * v[i];
+            vdd += d[i] * d[i] * v[i];
+        }
+        double t2 = t * t;
+        double a = bottom * bottom - t2 * vdd;
+        double b = -2 * (top * bottom - t2 * vnd);
+        double c = top * top - t2 * vnn;
+        if (a <= 0) return new Estimate(r, Double.NaN, Double.NaN);
+        // the quadratic is at most 0 at r itself, so it has real roots: a negative discriminant is rounding
+        double root = Math.sqrt(Math.max(0, b * b - 4 * a * c));
+        return new Estimate(r, (-b - root) / (2 * a), (-b + root) / (2 * a));
+    }
+
+    /**
+     * The geometric mean of the ratios mean(nums[k]) / mean(dens[k]) with a 95% interval: the mean of
+     * the log ratios, whose variance is sum over k of var(mean) / mean^2 for each of the two samples (the
+     * delta method, which on the log scale of a ratio is close to exact once each mean is well away from
+     * zero), divided by the number of ratios squared; Student-t with Welch-Satterthwaite's degrees of freedom.
+     */
+    public static Estimate geomeanCi(List<double[]> nums, List<double[]> dens) {
+        int k = nums.size();
+        if (k == 0 || k != dens.size()) throw new IllegalArgumentException("geometric mean of " + k + " ratios and " + dens.size() + " baselines");
+        double logs = 0;
+        double var = 0;
+        double df = 0;
+        boolean bounded = true;
+        for (int i = 0; i < k; i++) {
+            for (int side = 0; side < 2; side++) {
+                double[] xs = side == 0 ? nums.get(i) : dens.get(i);
+                double m = mean(xs);
+                if (!(m > 0)) throw new IllegalArgumentException("geometric mean of a ratio with a non-positive mean " + m);
+                logs += side == 0 ? Math.log(m) : -Math.log(m);
+                if (xs.length < 2) {
+                    bounded = false;
+                    continue;
+                }
+                double term = variance(xs) / xs.length / (m * m);
+                var += term;
+                df += term * term / (xs.length - 1);
+            }
+        }
+        double g = Math.exp(logs / k);
+        if (!bounded) return new Estimate(g, Double.NaN, Double.NaN);
+        double half = tQuantile(0.975, df == 0 ? 2 * k : var * var / df) * Math.sqrt(var) / k;
+        return new Estimate(g, g * Math.exp(-half), g * Math.exp(half));
     }
 
     public static double geomean(List<Double> xs) {

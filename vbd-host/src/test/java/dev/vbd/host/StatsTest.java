@@ -76,7 +76,8 @@ class StatsTest {
         double vb = Stats.variance(den) / den.length;
         assertEquals(a / b, r.value(), 1e-12);
         assertTrue(r.lo() < r.value() && r.value() < r.hi());
-        double df = Stats.welchDf(va, num.length, r.value() * r.value() * vb, den.length);
+        double rvb = r.value() * r.value() * vb;
+        double df = (va + rvb) * (va + rvb) / (va * va / (num.length - 1) + rvb * rvb / (den.length - 1));
         double t = Stats.tQuantile(0.975, df);
         // at each bound rho, (a - rho b)^2 = t^2 (va + rho^2 vb): the definition of Fieller's interval
         for (double rho : new double[] {r.lo(), r.hi()}) {
@@ -84,6 +85,61 @@ class StatsTest {
             double rhs = t * t * (va + rho * rho * vb);
             assertEquals(lhs, rhs, 1e-9 * Math.max(1, lhs));
         }
+    }
+
+    /** The share of a gain that a second change brings too, (a - c) / (a - b): the two differences share a. */
+    @Test
+    void fiellerForTwoDifferencesSharingASample() {
+        double[] a = {0.50, 0.58, 0.47, 0.55, 0.52};
+        double[] b = {0.12, 0.11, 0.13, 0.12, 0.12};
+        double[] c = {0.13, 0.14, 0.12, 0.13, 0.15};
+        Estimate r = Stats.linearRatioCi(new double[][] {a, b, c}, new double[] {1, 0, -1}, new double[] {1, -1, 0});
+        double ma = Stats.mean(a);
+        double mb = Stats.mean(b);
+        double mc = Stats.mean(c);
+        assertEquals((ma - mc) / (ma - mb), r.value(), 1e-12);
+        assertTrue(r.lo() < r.value() && r.value() < r.hi(), r.toString());
+        double va = Stats.variance(a) / a.length;
+        double vb = Stats.variance(b) / b.length;
+        double vc = Stats.variance(c) / c.length;
+        double rho = r.value();
+        double[] terms = {(1 - rho) * (1 - rho) * va, rho * rho * vb, vc};
+        double sum = terms[0] + terms[1] + terms[2];
+        double df = sum * sum / (terms[0] * terms[0] / 4 + terms[1] * terms[1] / 4 + terms[2] * terms[2] / 4);
+        double t = Stats.tQuantile(0.975, df);
+        // at each bound, (a - c - bound (a - b))^2 = t^2 ((1 - bound)^2 va + bound^2 vb + vc)
+        for (double bound : new double[] {r.lo(), r.hi()}) {
+            double lhs = Math.pow(ma - mc - bound * (ma - mb), 2);
+            double rhs = t * t * ((1 - bound) * (1 - bound) * va + bound * bound * vb + vc);
+            assertEquals(lhs, rhs, 1e-9 * Math.max(1e-6, lhs));
+        }
+        // as the plain ratio where the numerator and the denominator share nothing
+        Estimate plain = Stats.linearRatioCi(new double[][] {a, b}, new double[] {1, 0}, new double[] {0, 1});
+        assertEquals(Stats.ratioCi(a, b), plain);
+    }
+
+    @Test
+    void geometricMeanOfRatiosWithItsInterval() {
+        double[] num = {2.0, 2.2, 1.9, 2.1};
+        double[] den = {1.0, 1.05, 0.95, 1.0};
+        Estimate one = Stats.geomeanCi(List.of(num), List.of(den));
+        double m1 = Stats.mean(num);
+        double m2 = Stats.mean(den);
+        assertEquals(m1 / m2, one.value(), 1e-12);
+        double v1 = Stats.variance(num) / 4 / (m1 * m1);
+        double v2 = Stats.variance(den) / 4 / (m2 * m2);
+        double df = (v1 + v2) * (v1 + v2) / (v1 * v1 / 3 + v2 * v2 / 3);
+        double half = Stats.tQuantile(0.975, df) * Math.sqrt(v1 + v2);
+        assertEquals(m1 / m2 * Math.exp(-half), one.lo(), 1e-12);
+        assertEquals(m1 / m2 * Math.exp(half), one.hi(), 1e-12);
+        // two such ratios: the same mean, known better
+        Estimate two = Stats.geomeanCi(List.of(num, num), List.of(den, den));
+        assertEquals(one.value(), two.value(), 1e-12);
+        assertTrue(two.lo() > one.lo() && two.hi() < one.hi(), two + " within " + one);
+        // the mean of 2 and 0.5 is 1
+        Estimate even = Stats.geomeanCi(List.of(new double[] {2, 2}, new double[] {1, 1}), List.of(new double[] {1, 1}, new double[] {2, 2}));
+        assertEquals(1, even.value(), 1e-12);
+        assertFalse(Stats.geomeanCi(List.of(new double[] {2}), List.of(new double[] {1})).bounded());
     }
 
     @Test
