@@ -3,7 +3,8 @@ package dev.vbd.apps.sharing;
 /**
  * Elements of one array: per-worker slots in a {@code long[]} that a private field of a small
  * class holds, as a striped counter keeps its cells before it pads them. Fixed by hand: a stride of
- * 16 longs (128 bytes) between the slots.
+ * 16 longs (128 bytes) between the slots, and a stride before the first, away from the array's
+ * header, whose length every bounds check reads (as JCTools pads the arrays of its queues).
  */
 public final class SlotArray extends SharingWorkload {
     static final int STRIDE = 16;
@@ -30,11 +31,11 @@ public final class SlotArray extends SharingWorkload {
         private final long[] counts;
 
         PaddedSlots(int n) {
-            counts = new long[n * STRIDE];
+            counts = new long[(n + 1) * STRIDE];
         }
 
         void add(int slot, long d) {
-            counts[slot * STRIDE] += d;
+            counts[(slot + 1) * STRIDE] += d;
         }
 
         long sum() {

@@ -21,7 +21,7 @@ import java.util.zip.CRC32C;
  * contended com.example.Counters#hits          # the field gets a cache line (two, on most JVMs) of its own
  * contended com.example.Counters#misses pair   # fields of one named group share their padded block
  * contended com.example.stats.*#*              # every instance field of the package's classes
- * stride    com.example.Striped#cells 16        # the array the field holds: element i at index i * 16
+ * stride    com.example.Striped#cells 16        # the array the field holds: element i at index (i + 1) * 16
  * </pre>
  *
  * Class and field names take the relaxed config's globs ({@link NamePattern}): {@code *} within a

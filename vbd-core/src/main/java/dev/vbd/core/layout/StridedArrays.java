@@ -37,8 +37,9 @@ import java.util.function.Consumer;
 
 /**
  * Spreads the elements of an array that a field holds, by a layout's {@code stride} rule: element
- * {@code i} lives at index {@code i * stride} of an array that many times longer, so that elements
- * that threads write side by side (per-thread slots) lie on different cache lines.
+ * {@code i} lives at index {@code (i + 1) * stride} of an array that many times longer, and one stride
+ * more, so that elements that threads write side by side (per-thread slots) lie on different cache
+ * lines, and none on the line of the array's header, whose length every bounds check reads.
  *
  * <p>Sound only where every use of every array the field holds is rewritten alike, so the rule
  * applies only where that is proven, for the whole nest of the field's class (the only classes
@@ -49,14 +50,16 @@ import java.util.function.Consumer;
  * another reference. No constant of the nest names the field (a method handle). What reflection or
  * {@code Unsafe} does to the field from elsewhere, no rewrite can see.
  *
- * <p>The rewrite: an allocation for the field asks for {@code length * stride} elements; an element's
- * index becomes {@code index * stride} (out of range stays out of range, see
- * {@code VbdRuntime.stridedIndex}); a length read is divided by the stride. The accesses themselves
- * are the same instructions, made SC by the rest of the rewrite as any other.
+ * <p>The rewrite: an allocation for the field asks for {@code (length + 1) * stride} elements; an
+ * element's index becomes {@code (index + 1) * stride} (out of range stays out of range, see
+ * {@code VbdRuntime.stridedIndex}); a length read goes back to the count of elements
+ * ({@code VbdRuntime.stridedCount}). The accesses themselves are the same instructions, made SC by the
+ * rest of the rewrite as any other.
  */
 public final class StridedArrays {
     private static final String INDEX = "stridedIndex";
     private static final String LENGTH = "stridedLength";
+    private static final String COUNT = "stridedCount";
 
     /** One rule's verdict: {@code refused} null for a rule that applies, else why not. */
     private record Verdict(String refused) {}
@@ -480,12 +483,7 @@ public final class StridedArrays {
                     code.insertBefore(insn, l);
                 }
             }
-            for (AbstractInsnNode insn : uses.lengths) {
-                InsnList l = new InsnList();
-                l.add(new LdcInsnNode(stride));
-                l.add(new InsnNode(Opcodes.IDIV));
-                code.insert(insn, l);
-            }
+            for (AbstractInsnNode insn : uses.lengths) code.insert(insn, scaled(stride, COUNT));
             return !uses.allocations.isEmpty() || !uses.loadsAndStores.isEmpty() || !uses.lengths.isEmpty();
         }
 

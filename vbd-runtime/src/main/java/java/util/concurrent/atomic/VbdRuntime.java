@@ -84,25 +84,34 @@ public final class VbdRuntime {
 
     /**
      * The index of element {@code index} in an array a layout gives a stride ({@code vbd run --layout}):
-     * {@code index * stride}, or -1 for an index that is out of every such array's range, so that an
-     * access out of range still throws ArrayIndexOutOfBoundsException.
+     * {@code (index + 1) * stride}, a stride past the array's header as well as a stride from its
+     * neighbours, since the header holds the length every bounds check reads; or -1 for an index that is
+     * out of every such array's range, so that an access out of range still throws
+     * ArrayIndexOutOfBoundsException.
      */
     @Hidden
     @ForceInline
     public static int stridedIndex(int index, int stride) {
-        return index >= 0 && index <= Integer.MAX_VALUE / stride ? index * stride : -1;
+        return index >= 0 && index < Integer.MAX_VALUE / stride ? (index + 1) * stride : -1;
     }
 
     /**
-     * The length to allocate for an array of {@code length} elements with a stride: a negative length
-     * stays negative (NegativeArraySizeException), and one too long to spread asks for more than any
-     * array can hold (OutOfMemoryError).
+     * The length to allocate for an array of {@code length} elements with a stride, one stride more for
+     * the first element's: a negative length stays negative (NegativeArraySizeException), and one too
+     * long to spread asks for more than any array can hold (OutOfMemoryError).
      */
     @Hidden
     @ForceInline
     public static int stridedLength(int length, int stride) {
         if (length < 0) return length;
-        return length <= Integer.MAX_VALUE / stride ? length * stride : Integer.MAX_VALUE;
+        return length < Integer.MAX_VALUE / stride ? (length + 1) * stride : Integer.MAX_VALUE;
+    }
+
+    /** The elements a strided array of {@code length} holds: {@link #stridedLength}'s inverse. */
+    @Hidden
+    @ForceInline
+    public static int stridedCount(int length, int stride) {
+        return length / stride - 1;
     }
 
     /**
