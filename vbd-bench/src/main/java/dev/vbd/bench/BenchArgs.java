@@ -38,7 +38,8 @@ final class BenchArgs {
             + "vbd-unoptimised, vbd-fenced-unoptimised, vbd-fenced-constructors, vbd-fenced-local-arrays; vbd+advised (the "
             + "scopes 'bin/vbd advise' chose on each workload's training size, at most 20), vbd+advised-5, -10, -50 (its "
             + "first N), vbd-fenced+advised (advised and run with fenced fields), vbd-fenced+advised-classes, -packages (the "
-            + "same, a rule per class or per package)")
+            + "same, a rule per class or per package); vbd+layout (the layout 'bin/vbd layout' wrote from each workload's "
+            + "training size, against vbd)")
     String configs;
     Path relaxed;
     Integer invocations;
