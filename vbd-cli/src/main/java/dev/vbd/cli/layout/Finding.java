@@ -70,29 +70,29 @@ public final class Finding {
                 String.join(", ", threads));
     }
 
+    /** One side of the pairs: {@code Class#} for fields, an array's description; and who wrote it. */
+    private record Side(String owner, String writers) {}
+
     public String what() {
         Map<?, ?> a = side(worst, "a");
         if (kind.equals("true-sharing")) return describe(a) + ", written by " + writers(a);
         if (kind.equals("elements")) return describe(a) + ": elements " + number(worst, "distance") + " bytes apart, written by " + writers(a);
         // each side once, a class's fields with the same writers together
-        Map<String, List<String>> sides = new LinkedHashMap<>();
+        Map<Side, List<String>> sides = new LinkedHashMap<>();
         long near = Long.MAX_VALUE;
         long far = 0;
         for (Map<?, ?> p : pairs) {
             for (String which : List.of("a", "b")) {
                 Map<?, ?> t = side(p, which);
                 boolean field = "field".equals(t.get("kind"));
-                List<String> names = sides.computeIfAbsent((field ? t.get("class") + "#" : describe(t)) + "\0" + writers(t), k -> new ArrayList<>());
+                List<String> names = sides.computeIfAbsent(new Side(field ? t.get("class") + "#" : describe(t), writers(t)), k -> new ArrayList<>());
                 if (field && !names.contains((String) t.get("field"))) names.add((String) t.get("field"));
             }
             near = Math.min(near, number(p, "distance"));
             far = Math.max(far, number(p, "distance"));
         }
         List<String> parts = new ArrayList<>();
-        for (Map.Entry<String, List<String>> e : sides.entrySet()) {
-            String[] k = e.getKey().split("\0", 2);
-            parts.add((e.getValue().isEmpty() ? k[0] : k[0] + String.join(", #", e.getValue())) + " (written by " + k[1] + ")");
-        }
+        sides.forEach((side, fields) -> parts.add(side.owner() + String.join(", #", fields) + " (written by " + side.writers() + ")"));
         String apart = near == far ? near + " bytes apart" : near + " to " + far + " bytes apart";
         String where = kind.equals("neighbours") && parts.size() == 1 ? "in neighbouring objects, " : "";
         return String.join(" and ", parts) + ", " + where + apart;
