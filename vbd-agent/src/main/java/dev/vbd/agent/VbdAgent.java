@@ -35,16 +35,19 @@ public final class VbdAgent {
             } catch (IOException e) {
                 LoadTimeRewriter.die("the observer cannot start: " + e);
             }
-            return;
-        }
-        if (args != null && args.startsWith(LAYOUT)) {
+        } else if (args != null && args.startsWith(LAYOUT)) {
             try {
                 LayoutAgent.start(Path.of(URLDecoder.decode(args.substring(LAYOUT.length()), StandardCharsets.UTF_8)), inst);
             } catch (IOException e) {
                 LoadTimeRewriter.die("the layout probe cannot start: " + e.getMessage());
             }
-            return;
+        } else {
+            rewrite(args, inst);
         }
+    }
+
+    /** The agent proper: every class rewritten as it loads, on a prepared JDK. */
+    private static void rewrite(String args, Instrumentation inst) {
         AgentOptions options;
         Policy policy;
         try {

@@ -105,8 +105,8 @@ public final class Finding {
             case "true-sharing" -> "no layout helps; fewer writes do (a count per thread, summed at the end, as LongAdder keeps it)";
             case "elements" -> {
                 long n = strideOf((String) a.get("type"));
-                yield "give each thread's element a line of its own: a stride of " + n + " elements (index * " + n
-                        + " into an array as much longer), or an object per thread with a @Contended field (as LongAdder's"
+                yield "give each thread's element a line of its own: a stride of " + n + " elements ((index + 1) * " + n
+                        + " into an array as much longer and a stride more, off the header's line), or an object per thread with a @Contended field (as LongAdder's"
                         + " cells); " + (a.get("storedIn") == null ? "a layout cannot (the array goes into no field where it is allocated)"
                         : "the layout gives " + a.get("storedIn") + " the stride, where the rewrite can prove every use of it rewritten");
             }

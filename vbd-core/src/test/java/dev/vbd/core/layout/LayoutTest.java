@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -82,6 +83,20 @@ class LayoutTest {
         assertEquals(List.of("hits=", "kept=g"), contended(rewriter.rewrite(classes.get("p/Counters")).bytes()));
         assertEquals(List.of(), contended(new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(classes))
                 .rewrite(classes.get("p/Counters")).bytes()));
+    }
+
+    /**
+     * A layout that names no field of a class, as {@code vbd layout} writes for a program with nothing
+     * to repair, rewrites it byte for byte as no layout does: what vbd+layout costs there is vbd's.
+     */
+    @Test
+    void aLayoutThatNamesNoneOfAClasssFieldsChangesNoByteOfIt() throws Exception {
+        Map<String, byte[]> classes = Bytecode.compile(COUNTERS);
+        byte[] plain = new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(classes)).rewrite(classes.get("p/Counters")).bytes();
+        for (String text : List.of("# nothing a layout can repair\n", "contended q.Other#hits\nstride q.Other#cells 16\n")) {
+            ClassRewriter rewriter = new ClassRewriter(Policy.defaults(), Bytecode.sourceOf(classes)).layout(Layout.parse("t", text));
+            assertArrayEquals(plain, rewriter.rewrite(classes.get("p/Counters")).bytes(), text);
+        }
     }
 
     @Test
