@@ -36,6 +36,17 @@ tests=(
   "sb_store_chain:sb.c:-DVIA_CHAIN:200000:2000000:0"
   "sb_snprintf_chk:sb.c:-DVIA_FORMAT -D_FORTIFY_SOURCE=2:100000:1000000:0"
   "mp_copy:mp_copy.c::100000:1000000:0"
+  "nontemporal:nontemporal.c::200000:2000000:0"
+  "nontemporal_si32:nontemporal.c:-DVIA_SI32:200000:2000000:0"
+  "masked_maskmov:masked.c:-DVIA_MASKMOV:100000:1000000:0"
+  "masked_maskmov_variable:masked.c:-DVIA_MASKMOV -DVARIABLE_MASK:100000:1000000:0"
+  "masked_avx2:masked.c:-DVIA_AVX2:100000:1000000:0"
+  "masked_avx2_variable:masked.c:-DVIA_AVX2 -DVARIABLE_MASK:100000:1000000:0"
+  "masked_avx512:masked.c:-DVIA_AVX512:100000:1000000:0"
+  "masked_avx512_variable:masked.c:-DVIA_AVX512 -DVARIABLE_MASK:100000:1000000:0"
+  "spin_maskload:spin.c:-DVIA_MASKLOAD:20:200:1"
+  "byval:byval.c::20:200:1"
+  "bitfield:bitfield.c::100000:1000000:0"
 )
 # config name : compiler command.  Every run is bounded by an alarm: 30 s,
 # or 5 s for a stock build of a test whose wait loops clang may hoist.  The
@@ -75,9 +86,11 @@ for t in "${tests[@]}"; do
     total=0
     runs=0
     hang=0
+    skipped=0
     for _ in $(seq "$reps"); do
       line=$("$bin" "$iters" "$secs" 2>/dev/null | grep '^RESULT' | tail -n 1)
       case "$line" in
+        *" skipped "*) skipped=1 ;;
         *" hang") hang=$((hang + 1)) ;;
         *nonsc=*)
           n=${line#*nonsc=}; n=${n%% *}
@@ -88,6 +101,11 @@ for t in "${tests[@]}"; do
     count="$total"
     [ "$hang" -gt 0 ] && count="$total + $hang hang(s)"
     bites=$(( total > 0 || hang > 0 ))
+    if [ "$skipped" = 1 ]; then
+      # The CPU lacks the test's instruction set: nothing ran, nothing passed.
+      printf '| %s | %s | 0 | - | skipped (%s) |\n' "$name" "$cname" "${line#*skipped }"
+      continue
+    fi
     case "$cname:$name" in
       *:sb_atomic_relaxed)
         # Programmer-relaxed atomics may reorder under every build.

@@ -5,8 +5,13 @@
 // to respect SC.  Accesses whose type LLVM cannot make atomic become volatile
 // and are fenced at once.  memcpy/memmove/memset, and calls of the C library
 // routines that read or write the caller's memory (fortified __*_chk variants
-// included), stay whole between two seq_cst fences.  Atomics the programmer
-// wrote are tagged !vbd.user and left as they are.
+// included), intrinsics that touch memory (masked, gathered, scattered and
+// non-temporal accesses among them) and calls that copy shared memory into a
+// by-value argument stay whole between two seq_cst fences.  A bit-field
+// assignment (load the unit, keep the other fields' bits, store it) becomes
+// one compare-exchange loop, so that assignments to neighbouring fields never
+// lose each other.  Atomics the programmer wrote are tagged !vbd.user and
+// left as they are.
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
@@ -25,7 +30,9 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BuildLibCalls.h"
@@ -51,6 +58,15 @@ ALWAYS_ENABLED_STATISTIC(NumUserAtomics,
 ALWAYS_ENABLED_STATISTIC(
     NumFencedWhole,
     "Copies and C library calls ordered whole between two fences");
+ALWAYS_ENABLED_STATISTIC(
+    NumIntrinsicsFenced,
+    "Intrinsics that touch memory ordered whole between two fences");
+ALWAYS_ENABLED_STATISTIC(
+    NumByValCallsFenced,
+    "Calls copying shared memory into a by-value argument, fenced whole");
+ALWAYS_ENABLED_STATISTIC(
+    NumBitFieldAssignments,
+    "Bit-field assignments made one seq_cst compare-exchange loop");
 ALWAYS_ENABLED_STATISTIC(NumCopiesExpanded,
                          "Copies made loops of unordered elements");
 ALWAYS_ENABLED_STATISTIC(NumCopiesLeftPrivate,
@@ -194,6 +210,79 @@ void eraseUnusedMarkers(Module &M) {
 }
 
 //===----------------------------------------------------------------------===//
+// Bit-field assignments
+//===----------------------------------------------------------------------===//
+
+bool dependsOn(Value *V, const Instruction *On, unsigned Depth = 0) {
+  if (V == On)
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8 || I->getParent() != On->getParent())
+    return false;
+  return any_of(I->operands(),
+                [&](Value *Op) { return dependsOn(Op, On, Depth + 1); });
+}
+
+// The load of a store that writes back what it loaded with some bits kept
+// and others set: clang's form of a bit-field assignment, `unit & C` or
+// `(unit & C) | bits` with the new bits computed apart from the unit.
+LoadInst *maskedSource(StoreInst *SI) {
+  using namespace PatternMatch;
+  Value *V = SI->getValueOperand();
+  Value *Kept, *Bits = nullptr;
+  if (!match(V, m_c_Or(m_Value(Kept), m_Value(Bits))))
+    Kept = V;
+  Value *Unit;
+  if (!match(Kept, m_And(m_Value(Unit), m_ConstantInt())))
+    return nullptr;
+  auto *LI = dyn_cast<LoadInst>(Unit);
+  if (!LI || (Bits && dependsOn(Bits, LI)))
+    return nullptr;
+  return LI;
+}
+
+// The load and the store of one naturally aligned unit that one instruction
+// can exchange (a packed record's unit, or one of three bytes, cannot: a
+// hole), in one block with nothing between them that touches memory or has
+// an effect, so that the code between can run again.
+bool isOneAssignment(LoadInst *LI, StoreInst *SI, const DataLayout &DL) {
+  if (LI->getParent() != SI->getParent() ||
+      LI->getPointerOperand() != SI->getPointerOperand() ||
+      !LI->getType()->isIntegerTy() || !canBeAtomic(LI->getType(), DL) ||
+      LI->getAlign().value() < DL.getTypeStoreSize(LI->getType()) ||
+      SI->getAlign().value() < DL.getTypeStoreSize(LI->getType()))
+    return false;
+  for (Instruction *I = LI->getNextNode(); I != SI; I = I->getNextNode())
+    if (!I || I->mayReadOrWriteMemory() || I->mayHaveSideEffects())
+      return false;
+  return true;
+}
+
+// load; compute; store  becomes
+//   loop: old = load seq_cst; compute; cmpxchg seq_cst old -> new; retry
+// A failed attempt changed nothing and only read, so the execution is the
+// interleaving in which the successful attempt ran alone.
+void makeCompareExchange(LoadInst *LI, StoreInst *SI) {
+  BasicBlock *Loop = LI->getParent()->splitBasicBlock(LI, "vbd.bitfield");
+  BasicBlock *Done =
+      Loop->splitBasicBlock(SI->getNextNode(), "vbd.bitfield.done");
+  LI->setAtomic(AtomicOrdering::SequentiallyConsistent);
+  tag(LI);
+  IRBuilder<> B(SI);
+  AtomicCmpXchgInst *CX = B.CreateAtomicCmpXchg(
+      SI->getPointerOperand(), LI, SI->getValueOperand(), SI->getAlign(),
+      AtomicOrdering::SequentiallyConsistent,
+      AtomicOrdering::SequentiallyConsistent);
+  CX->setVolatile(LI->isVolatile() || SI->isVolatile());
+  tag(CX);
+  Value *Stored = B.CreateExtractValue(CX, 1);
+  Loop->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Loop);
+  B.CreateCondBr(Stored, Done, Loop);
+  SI->eraseFromParent();
+}
+
+//===----------------------------------------------------------------------===//
 // One function
 //===----------------------------------------------------------------------===//
 
@@ -209,6 +298,7 @@ class AddSC {
   SmallVector<Instruction *, 64> Accesses;
   SmallVector<MemOp, 8> MemOps;
   SmallVector<CallBase *, 8> Whole;
+  SmallVector<std::pair<LoadInst *, StoreInst *>, 4> Assignments;
 
   // Memory that nobody writes cannot race, so reading it is already SC.
   bool isConstantMemory(LoadInst *LI, const Value *Obj) {
@@ -270,6 +360,64 @@ class AddSC {
     return false;
   }
 
+  // An intrinsic that reads or writes memory another thread can name: every
+  // one but those that only describe the code (assumptions, lifetimes, debug
+  // values), only hint (prefetch) or touch no memory the program names.  One
+  // the pass does not know is ordered too, never passed over.
+  bool isIntrinsicAccess(CallBase &CB) {
+    auto *II = dyn_cast<IntrinsicInst>(&CB);
+    if (!II || isAssumeLikeIntrinsic(II) || !II->mayReadOrWriteMemory() ||
+        II->onlyAccessesInaccessibleMemory())
+      return false;
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::prefetch:
+    case Intrinsic::stacksave:
+    case Intrinsic::stackrestore:
+      return false;
+    default:
+      break;
+    }
+    bool NamesMemory = false;
+    for (Value *Arg : II->args())
+      if (Arg->getType()->isPtrOrPtrVectorTy()) {
+        NamesMemory = true;
+        if (!Private.isUnshared(Arg))
+          return true;
+      }
+    // Memory it reaches without a pointer argument: anything.
+    return !NamesMemory;
+  }
+
+  // The caller copies a by-value argument from the memory it passes, as a
+  // copy of its own the backend emits: shared memory, ordered as a copy is.
+  bool copiesSharedByValue(CallBase &CB) {
+    for (unsigned I = 0, E = CB.arg_size(); I < E; ++I)
+      if (CB.isByValArgument(I) && !Private.isUnshared(CB.getArgOperand(I)))
+        return true;
+    return false;
+  }
+
+  // Pairs each bit-field store with its load; what is paired leaves the
+  // accesses made SC one by one.
+  void collectAssignments() {
+    SmallPtrSet<Instruction *, 32> Shared(Accesses.begin(), Accesses.end());
+    SmallPtrSet<Instruction *, 8> Paired;
+    for (Instruction *I : Accesses) {
+      auto *SI = dyn_cast<StoreInst>(I);
+      if (!SI)
+        continue;
+      LoadInst *LI = maskedSource(SI);
+      if (LI && Shared.count(LI) && !Paired.count(LI) &&
+          isOneAssignment(LI, SI, DL)) {
+        Assignments.push_back({LI, SI});
+        Paired.insert(LI);
+        Paired.insert(SI);
+      }
+    }
+    if (!Paired.empty())
+      erase_if(Accesses, [&](Instruction *I) { return Paired.count(I); });
+  }
+
   bool memOpNeedsSC(const MemOp &Op) {
     if (!Private.isPrivate(Op.Dst))
       return true;
@@ -292,18 +440,31 @@ class AddSC {
           ++NumCopiesLeftPrivate;
           continue;
         }
-        if (Opts.WholeCopies)
+        if (Opts.WholeCopies) {
           Whole.push_back(cast<CallBase>(&I));
-        else
+          ++NumFencedWhole;
+        } else
           MemOps.push_back(*Op);
       } else if (auto *CB = dyn_cast<CallBase>(&I)) {
-        if (isLibraryAccess(*CB))
+        if (isLibraryAccess(*CB)) {
           Whole.push_back(CB);
+          ++NumFencedWhole;
+        } else if (isIntrinsicAccess(*CB)) {
+          Whole.push_back(CB);
+          ++NumIntrinsicsFenced;
+        } else if (copiesSharedByValue(*CB)) {
+          Whole.push_back(CB);
+          ++NumByValCallsFenced;
+        }
       }
     }
+    collectAssignments();
   }
 
   void makeSC(Instruction *I) {
+    // x86 keeps no store behind a non-temporal one, and no barrier the TSO
+    // reasoning drops would order it: an SC access is an ordinary one.
+    I->setMetadata(LLVMContext::MD_nontemporal, nullptr);
     Type *Ty = isa<LoadInst>(I)
                    ? I->getType()
                    : cast<StoreInst>(I)->getValueOperand()->getType();
@@ -326,12 +487,14 @@ class AddSC {
   void instrument() {
     for (Instruction *I : Accesses)
       makeSC(I);
+    for (auto [LI, SI] : Assignments)
+      makeCompareExchange(LI, SI);
+    NumBitFieldAssignments += Assignments.size();
     for (const MemOp &Op : MemOps)
       expandMemOp(Op, DL);
     for (CallBase *CB : Whole)
       fenceAround(CB);
     NumCopiesExpanded += MemOps.size();
-    NumFencedWhole += Whole.size();
   }
 
 public:
@@ -351,7 +514,8 @@ public:
     }
     collect(F, Relaxed);
     instrument();
-    return Changed || !Accesses.empty() || !MemOps.empty() || !Whole.empty();
+    return Changed || !Accesses.empty() || !MemOps.empty() || !Whole.empty() ||
+           !Assignments.empty();
   }
 };
 

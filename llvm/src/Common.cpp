@@ -52,13 +52,13 @@ void fenceStore(StoreInst *SI) {
   tag(B.CreateFence(AtomicOrdering::SequentiallyConsistent));
 }
 
+// A byval argument is not private: the copy is the caller's to make, and
+// when the callee only reads it the inliner drops the copy and reads the
+// caller's memory, a shared global for all the callee can know.  sret,
+// inalloca and preallocated arguments point at the caller's memory too.
 bool PrivateMemory::isPrivateObject(const Value *Obj) {
-  if (auto *Arg = dyn_cast<Argument>(Obj)) {
-    if (!Arg->hasByValAttr())
-      return false;
-  } else if (!isa<AllocaInst>(Obj)) {
+  if (!isa<AllocaInst>(Obj))
     return false;
-  }
   auto [It, New] = Known.try_emplace(Obj, false);
   if (New)
     It->second = !PointerMayBeCaptured(Obj, /*ReturnCaptures=*/true,

@@ -47,7 +47,7 @@ bool isCLibrary(const llvm::Function &Callee,
 void fenceLoad(llvm::LoadInst *LI);
 void fenceStore(llvm::StoreInst *SI);
 
-// Stack memory (or a byval copy) whose address never escapes can only be
+// Stack memory whose address never escapes can only be
 // reached by this thread, so no other thread can observe the order of its
 // accesses.  One per function and pass: the answer is kept per object.
 class PrivateMemory {

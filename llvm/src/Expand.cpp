@@ -95,6 +95,28 @@ void fenceAccess(Instruction *I) {
   }
 }
 
+// A store x86 may let a later store pass: non-temporal, or an intrinsic's,
+// whose kind the pass does not tell apart.
+bool isWeakStore(const Instruction &I) {
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return SI->hasMetadata(LLVMContext::MD_nontemporal);
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  return II && !isa<MemIntrinsic>(II) && !isAssumeLikeIntrinsic(II) &&
+         II->mayWriteToMemory() && !II->onlyAccessesInaccessibleMemory();
+}
+
+// Does a weakly ordered store come before I in its block with no fence
+// between?
+bool followsWeakStore(const Instruction *I) {
+  for (const Instruction *P = I->getPrevNode(); P; P = P->getPrevNode()) {
+    if (isWeakStore(*P))
+      return true;
+    if (isa<FenceInst>(P) || isa<AtomicRMWInst>(P) || isa<AtomicCmpXchgInst>(P))
+      return false;
+  }
+  return false;
+}
+
 // x86 keeps every order but one: a store followed by a load of another
 // location (TSO).  A full barrier (MFENCE, a locked instruction, XCHG) is
 // needed only between a store and a later load.  Code sc-cc compiles keeps
@@ -119,8 +141,12 @@ void fenceAccess(Instruction *I) {
 // kept.  Memory no other thread can name (a local whose address does not
 // escape, a constant) counts as no access.  A dropped fence leaves a
 // compiler-only fence (syncscope("singlethread")) in its place, so that code
-// generation still keeps the accesses on either side in order.  Nothing of
-// this holds for weaker hardware (AArch64, POWER), which keeps every barrier.
+// generation still keeps the accesses on either side in order.  All of this
+// holds for ordinary stores only: x86 lets a later store pass a
+// non-temporal one (MOVNT*, MASKMOVDQU), so a barrier after a weakly ordered
+// store, or after an intrinsic that writes (which may be one), is kept
+// whatever follows it.  Nothing of this holds for weaker hardware (AArch64,
+// POWER), which keeps every barrier.
 class TsoBarriers {
   static constexpr unsigned MaxSteps = 256;
   const DataLayout &DL;
@@ -165,6 +191,21 @@ class TsoBarriers {
       return MT && !Private.isUnshared(MT->getRawSource());
     }
     return Write ? I.mayWriteToMemory() : I.mayReadFromMemory();
+  }
+
+  // May a weakly ordered store be pending before I: one since the last full
+  // barrier in its block, or, where the block has none before I, anywhere in
+  // a function that has one.
+  bool mayFollowWeakStore(Instruction *I, bool FunctionHasWeakStores) {
+    if (!FunctionHasWeakStores)
+      return false;
+    for (Instruction *P = I->getPrevNode(); P; P = P->getPrevNode()) {
+      if (isWeakStore(*P))
+        return true;
+      if (isFullBarrier(*P))
+        return false;
+    }
+    return true;
   }
 
   bool reads(Instruction &I) { return touchesShared(I, /*Write=*/false); }
@@ -270,8 +311,9 @@ public:
           (isa<FenceInst>(I) || isa<StoreInst>(I)))
         Candidates.push_back(&I);
     bool Removed = !Unneeded.empty();
+    bool HasWeakStores = any_of(instructions(F), isWeakStore);
     for (Instruction *I : Candidates) {
-      if (!loadFreeUntilBarrier(I))
+      if (mayFollowWeakStore(I, HasWeakStores) || !loadFreeUntilBarrier(I))
         continue;
       if (auto *SI = dyn_cast<StoreInst>(I)) {
         SI->setOrdering(AtomicOrdering::Release);
@@ -290,8 +332,10 @@ public:
 // `atomicrmw or 0` to `lock orl $0, -64(%rsp)`, a locked operation on a
 // stack line no other core holds, where `fence seq_cst` becomes MFENCE, which
 // also waits for the loads in flight and costs several times as much on
-// current cores.  The slot the RMW names is never touched: the backend picks
-// its own.  Flags are clobbered by the locked OR, which the backend knows,
+// current cores.  A fence right after a weakly ordered store stays MFENCE,
+// which the architecture manuals of both vendors name as ordering
+// non-temporal stores.  The slot the RMW names is never touched: the
+// backend picks its own.  Flags are clobbered by the locked OR, which the backend knows,
 // unlike an inline `asm("lock orl ...")` without a "cc" clobber.
 // Returns whether any fence was replaced.
 bool lockFences(Function &F) {
@@ -300,7 +344,7 @@ bool lockFences(Function &F) {
     if (auto *FI = dyn_cast<FenceInst>(&I);
         FI && !isUserAtomic(FI) &&
         FI->getOrdering() == AtomicOrdering::SequentiallyConsistent &&
-        FI->getSyncScopeID() == SyncScope::System)
+        FI->getSyncScopeID() == SyncScope::System && !followsWeakStore(FI))
       Fences.push_back(FI);
   if (Fences.empty())
     return false;

@@ -45,12 +45,26 @@ define void @escapes_to_memory() {
   ret void
 }
 
-; A byval argument is the callee's own copy.
+; A byval argument may be the caller's shared memory itself: once the callee
+; is inlined, the load reads the caller's object, and no copy is left.
 ; CHECK-LABEL: define i32 @byval_copy(
-; CHECK: load i32, ptr %p, align 4
-; CHECK-NOT: seq_cst
+; CHECK: load atomic i32, ptr %p seq_cst, align 4, !vbd.sc
 ; CHECK: ret i32
 define i32 @byval_copy(ptr byval(%struct.S) align 4 %p) {
   %v = load i32, ptr %p, align 4
   ret i32 %v
 }
+
+; The caller copies a by-value argument out of the memory it passes: a
+; shared global, so the call is ordered whole, as a copy is.
+; CHECK-LABEL: define i32 @pass_global_by_value(
+; CHECK-NEXT: fence seq_cst, !vbd.sc
+; CHECK-NEXT: call i32 @by_value(ptr byval(%struct.S) align 4 @shared)
+; CHECK-NEXT: fence seq_cst, !vbd.sc
+@shared = global %struct.S zeroinitializer
+declare i32 @by_value(ptr byval(%struct.S) align 4)
+define i32 @pass_global_by_value() {
+  %r = call i32 @by_value(ptr byval(%struct.S) align 4 @shared)
+  ret i32 %r
+}
+

@@ -25,6 +25,13 @@ long private_once_inlined(const long *a, int n) {
   return b[0] + b[3];
 }
 VBD_RELAXED void relaxed(int v) { other = v; }
+struct { unsigned a : 1, b : 1; } bits;
+void assigns_a_bit(void) { bits.a = 1; }
+struct big { int v[16]; } big_one;
+int by_value(struct big b);
+int passes_by_value(void) { return by_value(big_one); }
+void prefetches(void) { __builtin_prefetch(&shared); }
+void intrinsic(void) { __builtin_ia32_clflush(&shared); }
 
 // XCHG-DAG: {{[0-9]+}} vbd-add-sc - Loads and stores made seq_cst atomics
 // XCHG-DAG: {{[0-9]+}} vbd-add-sc - Loads and stores left plain: private memory
@@ -32,6 +39,9 @@ VBD_RELAXED void relaxed(int v) { other = v; }
 // XCHG-DAG: {{[0-9]+}} vbd-add-sc - Loads and stores left plain: relaxed code
 // XCHG-DAG: 1 vbd-add-sc - Atomics of the program, left as written
 // XCHG-DAG: {{[0-9]+}} vbd-add-sc - Copies and C library calls ordered whole between two fences
+// XCHG-DAG: 1 vbd-add-sc - Bit-field assignments made one seq_cst compare-exchange loop
+// XCHG-DAG: 1 vbd-add-sc - Calls copying shared memory into a by-value argument, fenced whole
+// XCHG-DAG: 1 vbd-add-sc - Intrinsics that touch memory ordered whole between two fences
 // XCHG-DAG: {{[0-9]+}} vbd-private - seq_cst loads and stores made plain: local private once inlined
 // XCHG-DAG: {{[0-9]+}} vbd-expand - Fences made a locked OR on the stack
 // XCHG-DAG: {{[0-9]+}} vbd-expand - SC stores made plain MOVs (x86-TSO): another barrier follows before any load
