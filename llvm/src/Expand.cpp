@@ -335,8 +335,9 @@ public:
 // current cores.  A fence right after a weakly ordered store stays MFENCE,
 // which the architecture manuals of both vendors name as ordering
 // non-temporal stores.  The slot the RMW names is never touched: the
-// backend picks its own.  Flags are clobbered by the locked OR, which the backend knows,
-// unlike an inline `asm("lock orl ...")` without a "cc" clobber.
+// backend picks its own.  Flags are clobbered by the locked OR, which the
+// backend knows, unlike an inline `asm("lock orl ...")` without a "cc"
+// clobber.
 // Returns whether any fence was replaced.
 bool lockFences(Function &F) {
   SmallVector<FenceInst *, 16> Fences;
