@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "IntrinsicRoles.h"
 #include "MemOps.h"
 #include "Passes.h"
 
@@ -360,32 +361,22 @@ class AddSC {
     return false;
   }
 
-  // An intrinsic that reads or writes memory another thread can name: every
-  // one but those that only describe the code (assumptions, lifetimes, debug
-  // values), only hint (prefetch) or touch no memory the program names.  One
-  // the pass does not know is ordered too, never passed over.
+  // An intrinsic that reads or writes memory another thread can name: its
+  // role from LLVM's tables (IntrinsicRoles.h) is to be ordered, and it may
+  // reach more than its pointer arguments or one of them is shared.
   bool isIntrinsicAccess(CallBase &CB) {
     auto *II = dyn_cast<IntrinsicInst>(&CB);
-    if (!II || isAssumeLikeIntrinsic(II) || !II->mayReadOrWriteMemory() ||
-        II->onlyAccessesInaccessibleMemory())
+    if (!II ||
+        intrinsicRole(II->getIntrinsicID(), II->getContext()) !=
+            IntrinsicRole::Ordered ||
+        !II->mayReadOrWriteMemory() || II->onlyAccessesInaccessibleMemory())
       return false;
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::prefetch:
-    case Intrinsic::stacksave:
-    case Intrinsic::stackrestore:
-      return false;
-    default:
-      break;
-    }
-    bool NamesMemory = false;
-    for (Value *Arg : II->args())
-      if (Arg->getType()->isPtrOrPtrVectorTy()) {
-        NamesMemory = true;
-        if (!Private.isUnshared(Arg))
-          return true;
-      }
-    // Memory it reaches without a pointer argument: anything.
-    return !NamesMemory;
+    // Memory it may reach beyond its pointer arguments: anything.
+    if (!II->onlyAccessesArgMemory())
+      return true;
+    return any_of(II->args(), [&](Value *Arg) {
+      return Arg->getType()->isPtrOrPtrVectorTy() && !Private.isUnshared(Arg);
+    });
   }
 
   // The caller copies a by-value argument from the memory it passes, as a

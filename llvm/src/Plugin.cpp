@@ -2,9 +2,11 @@
 //
 // Sequential consistency by default for C and C++: the passes (Passes.h) in
 // clang's pipeline, and by name for opt (-passes=vbd-add-sc, vbd-private,
-// vbd-expand, vbd-expand<xchg|mfence>).
+// vbd-expand, vbd-expand<xchg|mfence>), and the table of what vbd-add-sc
+// does with each intrinsic (-passes=vbd-intrinsic-table).
 //===----------------------------------------------------------------------===//
 
+#include "IntrinsicRoles.h"
 #include "Options.h"
 #include "Passes.h"
 
@@ -50,6 +52,10 @@ void registerPasses(PassBuilder &PB) {
           ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "vbd-add-sc") {
           MPM.addPass(AddSCPass(S));
+          return true;
+        }
+        if (Name == "vbd-intrinsic-table") {
+          MPM.addPass(IntrinsicTablePass());
           return true;
         }
         if (Name == "vbd-expand") {

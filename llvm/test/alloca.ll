@@ -68,3 +68,11 @@ define i32 @pass_global_by_value() {
   ret i32 %r
 }
 
+
+; An sret argument is the caller's memory, which the caller may share.
+; CHECK-LABEL: define void @sret_result(
+; CHECK: store atomic i32 1, ptr %r seq_cst, align 4, !vbd.sc
+define void @sret_result(ptr sret(%struct.S) align 4 %r) {
+  store i32 1, ptr %r, align 4
+  ret void
+}

@@ -86,3 +86,30 @@ define void @hint() {
   call void @llvm.prefetch.p0(ptr @x, i32 0, i32 3, i32 1)
   ret void
 }
+
+; A masked store to a local whose address never escapes touches only that
+; local: private, left alone.
+; CHECK-LABEL: define i32 @masked_store_private(
+; CHECK-NOT: fence
+; CHECK: ret i32
+define i32 @masked_store_private(<4 x i32> %v, <4 x i1> %m) {
+  %a = alloca [4 x i32], align 16
+  call void @llvm.masked.store.v4i32.p0(<4 x i32> %v, ptr %a, i32 4, <4 x i1> %m)
+  %r = load i32, ptr %a, align 16
+  ret i32 %r
+}
+
+; The tables give va_start no bound on the memory it touches: ordered, even
+; with a private va_list.
+declare void @llvm.va_start.p0(ptr)
+declare void @llvm.va_end.p0(ptr)
+; CHECK-LABEL: define void @variadic(
+; CHECK: fence seq_cst, !vbd.sc
+; CHECK-NEXT: call void @llvm.va_start.p0(
+; CHECK-NEXT: fence seq_cst, !vbd.sc
+define void @variadic(i32 %n, ...) {
+  %ap = alloca ptr, align 8
+  call void @llvm.va_start.p0(ptr %ap)
+  call void @llvm.va_end.p0(ptr %ap)
+  ret void
+}
