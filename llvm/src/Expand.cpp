@@ -105,16 +105,28 @@ bool isWeakStore(const Instruction &I) {
          II->mayWriteToMemory() && !II->onlyAccessesInaccessibleMemory();
 }
 
+enum class Behind { WeakStore, Barrier, BlockStart };
+
+// What comes first walking back from I in its block: a weakly ordered
+// store, a barrier (as IsBarrier tells), or the start of the block.
+template <typename BarrierTest>
+Behind firstBehind(const Instruction *I, BarrierTest IsBarrier) {
+  for (const Instruction *P = I->getPrevNode(); P; P = P->getPrevNode()) {
+    if (isWeakStore(*P))
+      return Behind::WeakStore;
+    if (IsBarrier(*P))
+      return Behind::Barrier;
+  }
+  return Behind::BlockStart;
+}
+
 // Does a weakly ordered store come before I in its block with no fence
 // between?
 bool followsWeakStore(const Instruction *I) {
-  for (const Instruction *P = I->getPrevNode(); P; P = P->getPrevNode()) {
-    if (isWeakStore(*P))
-      return true;
-    if (isa<FenceInst>(P) || isa<AtomicRMWInst>(P) || isa<AtomicCmpXchgInst>(P))
-      return false;
-  }
-  return false;
+  return firstBehind(I, [](const Instruction &P) {
+           return isa<FenceInst>(P) || isa<AtomicRMWInst>(P) ||
+                  isa<AtomicCmpXchgInst>(P);
+         }) == Behind::WeakStore;
 }
 
 // x86 keeps every order but one: a store followed by a load of another
@@ -197,15 +209,10 @@ class TsoBarriers {
   // barrier in its block, or, where the block has none before I, anywhere in
   // a function that has one.
   bool mayFollowWeakStore(Instruction *I, bool FunctionHasWeakStores) {
-    if (!FunctionHasWeakStores)
-      return false;
-    for (Instruction *P = I->getPrevNode(); P; P = P->getPrevNode()) {
-      if (isWeakStore(*P))
-        return true;
-      if (isFullBarrier(*P))
-        return false;
-    }
-    return true;
+    return FunctionHasWeakStores &&
+           firstBehind(I, [this](const Instruction &P) {
+             return isFullBarrier(P);
+           }) != Behind::Barrier;
   }
 
   bool reads(Instruction &I) { return touchesShared(I, /*Write=*/false); }
